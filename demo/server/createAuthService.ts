@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { authError } from './authError.ts';
+import type { AuthServerFaults, AuthServerStats } from './createAuthServer.ts';
+import type { Refusal, TokenSigner } from './createTokenSigner.ts';
+import { delayField, hang, takeDrop } from './faults.ts';
+import { pushBounded } from './stats.ts';
+import { USERS, visibleClubs, type SeedUser } from './users.ts';
+
+/** What the resolvers know of the HTTP request they serve. */
+export interface RequestContext {
+  /** The raw Authorization header, '' when absent. */
+  authorization: string;
+  /** Set by a refreshToken resolver whose request must end by destroying the socket instead of answering. */
+  dropResponse: boolean;
+}
+
+/** An access token and the refresh token of the same session. */
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** Lifetimes (seconds) that override the service defaults for one pair. */
+export interface TokenTtls {
+  accessTokenTtl?: number;
+  refreshTokenTtl?: number;
+}
+
+/** What the auth service needs from its server. */
+export interface AuthServiceOptions {
+  signer: TokenSigner;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  stats: AuthServerStats;
+  faults: AuthServerFaults;
+  /** Aborts when the server closes, ending delayed and hung resolvers. */
+  signal: AbortSignal;
+}
+
+/** The sessions and resolvers of one auth server. */
+export interface AuthService {
+  /** The GraphQL root value: the resolvers of every Query and Mutation field. */
+  rootValue: object;
+  issueTokens(email: string, ttls?: TokenTtls): Promise<TokenPair>;
+  expireAllAccessTokens(): void;
+  revokeAllSessions(): void;
+}
+
+/** Creates the sessions and resolvers of one auth server, all state held in this closure. */
+export function createAuthService(options: AuthServiceOptions): AuthService {
+  const { signer, stats, faults, signal } = options;
+  // A revoked session is deleted, which refuses every token of its family at once.
+  const sessions = new Map<string, { user: SeedUser; refreshJti: string }>();
+  let lastSerial = 0;
+  let expiredBelow = 0;
+
+  async function issuePair(user: SeedUser, sid: string, refreshJti: string, ttls: TokenTtls = {}): Promise<TokenPair> {
+    const access = { sub: user.id, email: user.email, role: user.role, sid, jti: randomUUID(), n: ++lastSerial };
+    const [accessToken, refreshToken] = await Promise.all([
+      signer.signAccess({ ...access, ...user.permissions }, ttls.accessTokenTtl ?? options.accessTokenTtl),
+      signer.signRefresh({ sub: user.id, sid, jti: refreshJti }, ttls.refreshTokenTtl ?? options.refreshTokenTtl),
+    ]);
+    return { accessToken, refreshToken };
+  }
+
+  function openSession(user: SeedUser, ttls?: TokenTtls): Promise<TokenPair> {
+    const sid = randomUUID();
+    const refreshJti = randomUUID();
+    sessions.set(sid, { user, refreshJti });
+    return issuePair(user, sid, refreshJti, ttls);
+  }
+
+  async function authenticate(context: RequestContext): Promise<SeedUser> {
+    const token = /^Bearer\s+(\S+)$/i.exec(context.authorization)?.[1];
+    if (token === undefined) throw authError('UNAUTHENTICATED', 'Missing or malformed Authorization: Bearer header');
+    const claims = await signer.verifyAccess(token);
+    if (claims === 'invalid') throw authError('UNAUTHENTICATED', 'Invalid access token');
+    if (claims === 'expired' || claims.n < expiredBelow) throw authError('TOKEN_EXPIRED', 'Access token expired');
+    const session = sessions.get(claims.sid);
+    if (session === undefined) throw authError('UNAUTHENTICATED', 'Session revoked');
+    return session.user;
+  }
+
+  function refused(refusal: Refusal) {
+    return refusal === 'expired'
+      ? authError('INVALID_REFRESH_TOKEN', 'Refresh token expired; log in again')
+      : authError('INVALID_REFRESH_TOKEN', 'Invalid refresh token');
+  }
+
+  const rootValue = {
+    async me(_args: unknown, context: RequestContext) {
+      await delayField(faults, 'me', signal);
+      return authenticate(context);
+    },
+
+    async clubs(_args: unknown, context: RequestContext) {
+      await delayField(faults, 'clubs', signal);
+      return visibleClubs(await authenticate(context));
+    },
+
+    async ping({ n }: { n?: number | null }, context: RequestContext) {
+      await delayField(faults, 'ping', signal);
+      await authenticate(context);
+      return n ?? 0;
+    },
+
+    async loginWithEmailPassword({ email, password }: { email: string; password: string }) {
+      stats.loginCalls += 1;
+      await delayField(faults, 'loginWithEmailPassword', signal);
+      const user = USERS.find((candidate) => candidate.email === email && candidate.password === password);
+      if (user === undefined) throw authError('INVALID_CREDENTIALS', 'Invalid email or password');
+      return { ...(await openSession(user)), user };
+    },
+
+    async refreshToken({ token }: { token: string }, context: RequestContext) {
+      stats.refreshCalls += 1;
+      pushBounded(stats.refreshTokensSubmitted, token);
+      await delayField(faults, 'refreshToken', signal);
+      if (faults.hangRefresh) await hang(signal);
+      context.dropResponse ||= takeDrop(faults);
+
+      const claims = await signer.verifyRefresh(token);
+      if (typeof claims === 'string') throw refused(claims);
+      const session = sessions.get(claims.sid);
+      if (session === undefined) throw authError('INVALID_REFRESH_TOKEN', 'Session revoked; log in again');
+      if (session.refreshJti !== claims.jti) {
+        stats.reuseDetections += 1;
+        sessions.delete(claims.sid);
+        throw authError('INVALID_REFRESH_TOKEN', 'Refresh token already used; session revoked');
+      }
+      // Rotate before the await of signing, so a concurrent refresh with the same token finds it spent.
+      session.refreshJti = randomUUID();
+      const pair = await issuePair(session.user, claims.sid, session.refreshJti);
+      stats.refreshSuccesses += 1;
+      return pair;
+    },
+
+    async logout({ refreshToken }: { refreshToken: string }) {
+      stats.logoutCalls += 1;
+      await delayField(faults, 'logout', signal);
+      const claims = await signer.verifyRefresh(refreshToken);
+      if (typeof claims === 'string') throw refused(claims);
+      // Any token of a live family ends it, even a spent one: logging out must not depend on rotation order.
+      if (!sessions.delete(claims.sid)) throw authError('INVALID_REFRESH_TOKEN', 'Session already revoked');
+      return { success: true };
+    },
+  };
+
+  return {
+    rootValue,
+    async issueTokens(email, ttls) {
+      const user = USERS.find((candidate) => candidate.email === email);
+      if (user === undefined) throw new Error(`issueTokens: no seeded user with email ${email}`);
+      return openSession(user, ttls);
+    },
+    expireAllAccessTokens() {
+      expiredBelow = lastSerial + 1;
+    },
+    revokeAllSessions() {
+      sessions.clear();
+    },
+  };
+}

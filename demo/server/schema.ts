@@ -1,0 +1,36 @@
+import { buildSchema } from 'graphql';
+
+/** The GraphQL schema of the auth service; resolvers come from the root value. */
+export const schema = buildSchema(/* GraphQL */ `
+  type User {
+    id: ID!
+    email: String!
+    role: String!
+  }
+  type AuthPayload {
+    accessToken: String!
+    refreshToken: String!
+    user: User!
+  }
+  type TokenPair {
+    accessToken: String!
+    refreshToken: String!
+  }
+  type LogoutResult {
+    success: Boolean!
+  }
+  type Club {
+    id: ID!
+    name: String!
+  }
+  type Query {
+    me: User!
+    clubs: [Club!]!
+    ping(n: Int): Int!
+  }
+  type Mutation {
+    loginWithEmailPassword(email: String!, password: String!): AuthPayload!
+    refreshToken(token: String!): TokenPair!
+    logout(refreshToken: String!): LogoutResult!
+  }
+`);

@@ -1,0 +1,410 @@
+import { AuthRejectedError } from './AuthRejectedError';
+import { LOGIN, LOGOUT, REFRESH } from './authDocuments';
+import { type Clock, systemClock } from './Clock';
+import { createMemoryTokenStore } from './createMemoryTokenStore';
+import { getTokenSchedule, type TokenSchedule } from './getTokenSchedule';
+import { type AuthTransport, postAuthMutation } from './postAuthMutation';
+import { decodeAccessToken, readTokenPair, type TokenClaims } from './readTokenPair';
+import { RefreshTimer } from './RefreshTimer';
+import { SessionEndedError, type SessionEndReason } from './SessionEndedError';
+import type { TokenAuthState, TokenUser } from './TokenAuthState';
+import type { TokenPair, TokenStore } from './TokenStore';
+
+/** Options of {@link TokenSession}; `createTokenAuth` takes the same and a few for its links. */
+export interface TokenSessionOptions {
+  /** The GraphQL endpoint that serves `loginWithEmailPassword`, `refreshToken` and `logout`. */
+  uri: string;
+  /**
+   * Where the pair is kept.
+   * @defaultValue `createMemoryTokenStore()`
+   */
+  store?: TokenStore;
+  /**
+   * How long before the access token expires the proactive refresh runs, in ms.
+   * @defaultValue `150_000` (2.5 minutes, inside the spec's 2 to 3)
+   */
+  refreshLeadTime?: number;
+  /**
+   * How long an auth mutation may take before it fails with an `AuthRequestError`, in ms.
+   * @defaultValue `30_000`
+   */
+  refreshTimeout?: number;
+  /**
+   * The `fetch` used for auth mutations.
+   * @defaultValue `globalThis.fetch`, read at call time
+   */
+  fetch?: typeof fetch;
+  /** Extra headers sent with the auth mutations (not with your operations: set those on `HttpLink`). */
+  headers?: Record<string, string>;
+  /**
+   * The access-token claim that holds the role.
+   * @defaultValue `'role'`
+   */
+  roleClaim?: string;
+  /** Called once whenever a session ends, by `logout()` or because the service rejected the refresh token. */
+  onSessionEnd?: (event: SessionEndEvent) => void;
+  /**
+   * Called with failures nobody awaits: a proactive refresh that failed on the network, a store that threw,
+   * a logout call that did not reach the server.
+   */
+  onError?: (error: unknown) => void;
+  /**
+   * Time source and timers.
+   * @defaultValue `systemClock`
+   */
+  clock?: Clock;
+}
+
+/** What {@link TokenSessionOptions.onSessionEnd} receives. */
+export interface SessionEndEvent {
+  /** `logout` or `rejected`. */
+  readonly reason: Exclude<SessionEndReason, 'no-session'>;
+  /** The rejection, when the service rejected the refresh token. */
+  readonly error?: unknown;
+}
+
+interface Session {
+  readonly pair: TokenPair;
+  readonly user: TokenUser;
+  readonly schedule: TokenSchedule | null;
+}
+
+const LOADING: TokenAuthState = { status: 'loading', user: null };
+const SIGNED_OUT: TokenAuthState = { status: 'unauthenticated', user: null };
+const MAX_RETRY_DELAY = 30_000;
+
+/**
+ * The token state that the links, the timer and the React binding share: the pair, the single in-flight
+ * refresh, and the proactive timer.
+ *
+ * @remarks
+ * Every path that needs a new pair (an operation whose token is dead, a `TOKEN_EXPIRED` answer, the timer,
+ * `refresh()`) joins the one promise in `#refreshing`, so a single-use refresh token is submitted once.
+ * `#epoch` counts sessions: a refresh that answers after a logout or a new login belongs to an old epoch and
+ * cannot bring its pair back.
+ */
+export class TokenSession {
+  readonly #store: TokenStore;
+  readonly #clock: Clock;
+  readonly #transport: AuthTransport;
+  readonly #leadTime: number;
+  readonly #roleClaim: string;
+  readonly #onSessionEnd: ((event: SessionEndEvent) => void) | undefined;
+  readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #listeners = new Set<() => void>();
+  readonly #timer: RefreshTimer;
+
+  #state: TokenAuthState = LOADING;
+  #current: Session | null = null;
+  #epoch = 0;
+  #restoring: Promise<void> | null;
+  #refreshing: Promise<void> | null = null;
+  #rotation: Promise<{ pair: TokenPair }> | null = null;
+  #writes: Promise<void> = Promise.resolve();
+  #failures = 0;
+  #disposed = false;
+
+  constructor(options: TokenSessionOptions) {
+    this.#store = options.store ?? createMemoryTokenStore();
+    this.#clock = options.clock ?? systemClock;
+    this.#transport = {
+      uri: options.uri,
+      fetch: options.fetch,
+      headers: options.headers,
+      timeout: options.refreshTimeout ?? 30_000,
+      clock: this.#clock,
+    };
+    this.#leadTime = options.refreshLeadTime ?? 150_000;
+    this.#roleClaim = options.roleClaim ?? 'role';
+    this.#onSessionEnd = options.onSessionEnd;
+    this.#onError = options.onError;
+    this.#timer = new RefreshTimer(this.#clock, () => {
+      this.#refresh().catch((error) => {
+        if (!SessionEndedError.is(error)) this.#report(error);
+      });
+    });
+    this.#restoring = this.#restore().finally(() => {
+      this.#restoring = null;
+    });
+  }
+
+  /** The current state; the same object until the next change, as `useSyncExternalStore` needs. */
+  getState = (): TokenAuthState => this.#state;
+
+  /** Calls `listener` after every state change; returns the function that stops it. */
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /**
+   * Logs in with the spec's `loginWithEmailPassword` and starts a new session, replacing any other.
+   *
+   * @throws `AuthRejectedError` (code `INVALID_CREDENTIALS` or what the server sends) for bad credentials;
+   * `AuthRequestError` when the service could not be reached or answered something malformed. Nothing is
+   * stored then.
+   */
+  login = async (email: string, password: string): Promise<{ user: TokenUser }> => {
+    const data = await postAuthMutation(this.#transport, 'loginWithEmailPassword', LOGIN, { email, password });
+    const { pair, claims } = readTokenPair(data, 'loginWithEmailPassword');
+    const answered = (data as { user?: Partial<TokenUser> }).user;
+    const session = this.#toSession(pair, claims, this.#clock.now(), answered);
+    const epoch = ++this.#epoch;
+    this.#refreshing = null;
+    this.#rotation = null;
+    this.#activate(session);
+    await this.#persist(epoch, pair);
+    return { user: session.user };
+  };
+
+  /**
+   * Ends the session: at once on this client, then on the server with the spec's `logout(refreshToken:)`.
+   *
+   * @remarks
+   * Resolves even when the server cannot be reached (that failure goes to `onError`): the local session is
+   * over either way. Operations waiting for a refresh fail with `SessionEndedError`. If a refresh is in flight,
+   * its new pair is the one revoked.
+   */
+  logout = async (): Promise<void> => {
+    if (this.#restoring) await this.#restoring;
+    const session = this.#current;
+    const rotation = this.#rotation;
+    this.#end('logout');
+    if (!session) return;
+    let { refreshToken, accessToken } = session.pair;
+    if (rotation) {
+      try {
+        ({ refreshToken, accessToken } = (await rotation).pair);
+      } catch {
+        // The rotation failed, so the pair we had is still the one to revoke.
+      }
+    }
+    try {
+      await postAuthMutation(this.#transport, 'logout', LOGOUT, { refreshToken }, accessToken);
+    } catch (error) {
+      this.#report(error);
+    }
+  };
+
+  /**
+   * Renews the pair now with the spec's `refreshToken(token:)`.
+   *
+   * @remarks
+   * Single flight: concurrent callers, operations and the proactive timer share one request.
+   *
+   * @throws `SessionEndedError` when there is no session or the service rejected the refresh token (the
+   * session is then over); `AuthRequestError` for a transient failure (the session is kept).
+   */
+  refresh = async (): Promise<void> => {
+    if (this.#restoring) await this.#restoring;
+    return this.#refresh();
+  };
+
+  /**
+   * The access token to send now: waits while the stored pair loads or a refresh runs, and renews a token
+   * that is already dead by the local clock before it is sent. `null` when nobody is logged in.
+   *
+   * @example Authenticate a `graphql-ws` connection:
+   * ```ts
+   * createClient({ url, connectionParams: async () => ({ authorization: `Bearer ${await auth.getAccessToken()}` }) });
+   * ```
+   */
+  getAccessToken = (): Promise<string | null> => Promise.resolve(this.accessToken());
+
+  /**
+   * Like {@link TokenSession.getAccessToken}, but synchronous when no wait is needed, which is almost always.
+   * @internal Used by `TokenAuthLink`.
+   */
+  accessToken(): string | null | Promise<string | null> {
+    if (this.#restoring) return this.#restoring.then(() => this.accessToken());
+    // After a refresh the token is used as it came: re-checking it could loop on a server whose tokens look
+    // dead to the local clock.
+    if (this.#refreshing) return this.#refreshing.then(() => this.#current?.pair.accessToken ?? null);
+    const current = this.#current;
+    if (!current) return null;
+    if (current.schedule && this.#clock.now() >= current.schedule.expiresAt) {
+      return this.#refresh().then(() => this.#current?.pair.accessToken ?? null);
+    }
+    return current.pair.accessToken;
+  }
+
+  /**
+   * Makes a fresh token available after an operation sent with `usedToken` came back `TOKEN_EXPIRED`.
+   *
+   * @remarks
+   * Joins a refresh in flight; resolves at once when the pair was already replaced since `usedToken` went
+   * out; otherwise starts the one refresh.
+   * @internal Used by `TokenExpiredLink`.
+   */
+  async recover(usedToken: string | undefined): Promise<void> {
+    if (this.#restoring) await this.#restoring;
+    const current = this.#current;
+    if (!current) throw new SessionEndedError('no-session');
+    if (current.pair.accessToken !== usedToken) return;
+    return this.#refresh();
+  }
+
+  /**
+   * Stops the timer and drops every listener, so a Node process can exit. The stored pair stays; a refresh
+   * already in flight still stores its result.
+   */
+  dispose = (): void => {
+    this.#disposed = true;
+    this.#timer.cancel();
+    this.#listeners.clear();
+  };
+
+  #refresh(): Promise<void> {
+    if (this.#refreshing) return this.#refreshing;
+    const current = this.#current;
+    if (!current) return Promise.reject(new SessionEndedError('no-session'));
+    const epoch = this.#epoch;
+    const rotation = postAuthMutation(this.#transport, 'refreshToken', REFRESH, {
+      token: current.pair.refreshToken,
+    }).then((data) => {
+      const { pair, claims } = readTokenPair(data, 'refreshToken');
+      return { pair, claims, receivedAt: this.#clock.now() };
+    });
+    this.#rotation = rotation;
+    const refreshing = rotation
+      .then(
+        async ({ pair, claims, receivedAt }) => {
+          if (epoch !== this.#epoch) return this.#superseded();
+          this.#failures = 0;
+          this.#activate(this.#toSession(pair, claims, receivedAt, current.user));
+          await this.#persist(epoch, pair);
+        },
+        (error: unknown) => {
+          if (epoch !== this.#epoch) return this.#superseded(error);
+          if (AuthRejectedError.is(error)) {
+            this.#end('rejected', error);
+            throw new SessionEndedError('rejected', { cause: error });
+          }
+          this.#retryLater();
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (this.#refreshing === refreshing) {
+          this.#refreshing = null;
+          this.#rotation = null;
+        }
+      });
+    this.#refreshing = refreshing;
+    return refreshing;
+  }
+
+  // A refresh that answers after the session it belonged to ended: its waiters replay on the session that
+  // replaced it, or fail if there is none.
+  #superseded(cause?: unknown): void {
+    if (!this.#current) throw new SessionEndedError('logout', { cause });
+  }
+
+  async #restore(): Promise<void> {
+    const epoch = this.#epoch;
+    let stored: TokenPair | null | undefined;
+    try {
+      stored = await this.#store.get();
+    } catch (error) {
+      this.#report(error);
+    }
+    if (epoch !== this.#epoch) return;
+    if (!isTokenPair(stored)) {
+      if (stored != null) await this.#persist(epoch, null);
+      this.#publish(SIGNED_OUT);
+      return;
+    }
+    let claims: TokenClaims;
+    try {
+      claims = decodeAccessToken(stored.accessToken);
+    } catch {
+      // The refresh token may still be good: treat the access token as dead and renew the pair.
+      claims = { exp: 0 };
+    }
+    const session = this.#toSession(stored, claims);
+    this.#current = session;
+    if (!session.schedule || this.#clock.now() < session.schedule.expiresAt) {
+      this.#activate(session);
+      return;
+    }
+    try {
+      await this.#refresh();
+    } catch (error) {
+      // A transient failure keeps the restored session: the next operation tries again.
+      if (epoch === this.#epoch) this.#activate(session);
+      if (!SessionEndedError.is(error)) this.#report(error);
+    }
+  }
+
+  #toSession(pair: TokenPair, claims: TokenClaims, receivedAt?: number, known?: Partial<TokenUser>): Session {
+    const role = claims[this.#roleClaim];
+    const email = known?.email ?? claims.email;
+    const user: TokenUser = {
+      id: String(known?.id ?? claims.sub ?? ''),
+      ...(typeof email === 'string' ? { email } : undefined),
+      role: typeof role === 'string' ? role : typeof known?.role === 'string' ? known.role : undefined,
+      claims,
+    };
+    return { pair, user, schedule: getTokenSchedule(claims, this.#leadTime, receivedAt) };
+  }
+
+  #activate(session: Session): void {
+    this.#current = session;
+    const { schedule } = session;
+    if (schedule && !this.#disposed) this.#timer.at(schedule.refreshAt);
+    else this.#timer.cancel();
+    this.#publish({
+      status: 'authenticated',
+      user: session.user,
+      ...(schedule && { expiresAt: schedule.expiresAt, refreshAt: schedule.refreshAt }),
+    });
+  }
+
+  #end(reason: 'logout' | 'rejected', error?: unknown): void {
+    const hadSession = this.#current !== null;
+    const epoch = ++this.#epoch;
+    this.#current = null;
+    this.#refreshing = null;
+    this.#rotation = null;
+    this.#timer.cancel();
+    void this.#persist(epoch, null);
+    this.#publish(SIGNED_OUT);
+    if (hadSession) this.#onSessionEnd?.({ reason, ...(error !== undefined && { error }) });
+  }
+
+  #retryLater(): void {
+    if (this.#disposed) return;
+    const delay = Math.min(1000 * 2 ** this.#failures++, MAX_RETRY_DELAY);
+    this.#timer.at(this.#clock.now() + delay);
+  }
+
+  // Store writes run one at a time in session order; a write whose session has ended since is skipped, so
+  // the store never ends behind the state.
+  #persist(epoch: number, pair: TokenPair | null): Promise<void> {
+    const write = this.#writes.then(async () => {
+      if (epoch !== this.#epoch) return;
+      try {
+        await (pair ? this.#store.set(pair) : this.#store.clear());
+      } catch (error) {
+        this.#report(error);
+      }
+    });
+    this.#writes = write;
+    return write;
+  }
+
+  #publish(state: TokenAuthState): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    for (const listener of this.#listeners) listener();
+  }
+
+  #report(error: unknown): void {
+    this.#onError?.(error);
+  }
+}
+
+function isTokenPair(value: unknown): value is TokenPair {
+  const pair = value as Partial<TokenPair> | null | undefined;
+  return typeof pair?.accessToken === 'string' && typeof pair.refreshToken === 'string' && pair.refreshToken !== '';
+}

@@ -1,0 +1,43 @@
+/**
+ * The two tokens the service issues together.
+ *
+ * @remarks
+ * The refresh token is single use: once it has been submitted to `refreshToken(token:)`, only the pair that
+ * came back is valid.
+ */
+export interface TokenPair {
+  /** Short-lived token sent as `Authorization: Bearer …`; its claims carry the role. */
+  readonly accessToken: string;
+  /** Long-lived, single-use token that renews the pair. */
+  readonly refreshToken: string;
+}
+
+/** A value, or a promise of it: store methods may be synchronous or asynchronous. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Where the token pair lives between requests and across restarts.
+ *
+ * @remarks
+ * Every method may answer synchronously or with a promise, so secure storage (Keychain, Expo SecureStore,
+ * Electron `safeStorage`, a server's secret store) fits as it is. The spec forbids keeping the refresh token
+ * in browser `localStorage` or in a plain file. Writes are issued one at a time, in the order the session
+ * changed, so an asynchronous store never ends with an older pair than the newest one.
+ *
+ * @example
+ * ```ts
+ * const store: TokenStore = {
+ *   get: async () => JSON.parse((await Keychain.getGenericPassword())?.password ?? 'null'),
+ *   set: (pair) => Keychain.setGenericPassword('tokens', JSON.stringify(pair)),
+ *   clear: () => Keychain.resetGenericPassword(),
+ * };
+ * ```
+ */
+export interface TokenStore {
+  /** Reads the stored pair, or `null` when there is none. Called once, when the session is created. */
+  get(): MaybePromise<TokenPair | null | undefined>;
+  /** Replaces the stored pair. */
+  set(pair: TokenPair): MaybePromise<void>;
+  /** Forgets the stored pair. */
+  clear(): MaybePromise<void>;
+}

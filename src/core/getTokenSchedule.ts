@@ -1,0 +1,44 @@
+/** When an access token expires and when it should be renewed, in local milliseconds since the epoch. */
+export interface TokenSchedule {
+  /** When the token stops working, by the local clock. */
+  readonly expiresAt: number;
+  /** When the proactive refresh is due. */
+  readonly refreshAt: number;
+}
+
+/** The claims that decide a token's schedule, in seconds as JWTs carry them. */
+export interface TimingClaims {
+  readonly exp?: number;
+  readonly iat?: number;
+}
+
+/**
+ * Works out when a token expires and when to refresh it.
+ *
+ * @remarks
+ * A token received just now is timed from its own lifetime (`exp − iat`) counted from `receivedAt`, so a
+ * server whose clock is off by minutes does not make the client refresh too early or too late. Without
+ * `receivedAt` (a token restored from a store) or without `iat`, `exp` is read against the local clock.
+ *
+ * The refresh runs `leadTime` before expiry. A lead time that is not shorter than the lifetime would refresh
+ * forever, so the refresh then runs at 80 % of the lifetime; and it never runs earlier than 10 % into it.
+ *
+ * @returns `null` when the token has no usable `exp`: it is then renewed only after `TOKEN_EXPIRED`.
+ */
+export function getTokenSchedule(
+  claims: TimingClaims,
+  leadTime: number,
+  receivedAt?: number,
+): TokenSchedule | null {
+  const { exp, iat } = claims;
+  if (!isSeconds(exp)) return null;
+  const lifetime = isSeconds(iat) && exp > iat ? (exp - iat) * 1000 : undefined;
+  const expiresAt = receivedAt !== undefined && lifetime !== undefined ? receivedAt + lifetime : exp * 1000;
+  if (lifetime === undefined) return { expiresAt, refreshAt: expiresAt - leadTime };
+  const lead = leadTime < lifetime ? Math.min(leadTime, lifetime * 0.9) : lifetime * 0.2;
+  return { expiresAt, refreshAt: expiresAt - lead };
+}
+
+function isSeconds(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}

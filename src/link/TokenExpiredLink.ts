@@ -1,0 +1,83 @@
+import { ApolloLink } from '@apollo/client';
+import { CombinedGraphQLErrors } from '@apollo/client/errors';
+import { Observable, type Subscription } from 'rxjs';
+import { isTokenExpiredError } from './isTokenExpiredError';
+import { SENT_TOKEN_KEY } from './TokenAuthLink';
+
+/** What {@link TokenExpiredLink} needs from the session. */
+export interface TokenRecovery {
+  /** Makes a fresh token available after an attempt sent with `usedToken` came back expired. */
+  recover(usedToken: string | undefined): Promise<void>;
+}
+
+export declare namespace TokenExpiredLink {
+  /** Options of {@link TokenExpiredLink}. */
+  interface Options {
+    /** The session that owns the pair, usually the one inside `createTokenAuth`. */
+    auth: TokenRecovery;
+    /**
+     * Decides whether a failure means "the access token expired". Receives a `CombinedGraphQLErrors` for a
+     * result with GraphQL errors, or the error the chain threw (`ServerError`, …).
+     * @defaultValue {@link isTokenExpiredError}
+     */
+    isTokenExpiredError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
+  }
+}
+
+/**
+ * Renews the pair when an operation fails with `TOKEN_EXPIRED` and replays the operation once.
+ *
+ * @remarks
+ * Place it before {@link TokenAuthLink} so the replay picks up the new token. Concurrent failures share one
+ * refresh; a failure that arrives after the pair was already replaced is replayed with the current token and
+ * no refresh at all. The replay's outcome, success or failure, is passed on unchanged: it is never replayed
+ * again. Other errors pass through untouched. If the refresh fails, the operation errors with that failure
+ * (`SessionEndedError` or `AuthRequestError`).
+ *
+ * `createTokenAuth` builds this link for you as part of `auth.link`.
+ */
+export class TokenExpiredLink extends ApolloLink {
+  constructor(options: TokenExpiredLink.Options) {
+    const { auth, isTokenExpiredError: isExpired = isTokenExpiredError } = options;
+    super(
+      (operation, forward) =>
+        new Observable((observer) => {
+          let closed = false;
+          let replaying = false;
+          let replay: Subscription | undefined;
+          const startReplay = () => {
+            replaying = true;
+            auth.recover(operation.getContext()[SENT_TOKEN_KEY] as string | undefined).then(
+              () => {
+                if (!closed) replay = forward(operation).subscribe(observer);
+              },
+              (error: unknown) => {
+                if (!closed) observer.error(error);
+              },
+            );
+          };
+          const first = forward(operation).subscribe({
+            next(result) {
+              if (replaying) return;
+              if (result.errors && isExpired(new CombinedGraphQLErrors(result, result.errors), operation)) {
+                startReplay();
+              } else observer.next(result);
+            },
+            error(error: unknown) {
+              if (replaying) return;
+              if (isExpired(error, operation)) startReplay();
+              else observer.error(error);
+            },
+            complete() {
+              if (!replaying) observer.complete();
+            },
+          });
+          return () => {
+            closed = true;
+            first.unsubscribe();
+            replay?.unsubscribe();
+          };
+        }),
+    );
+  }
+}

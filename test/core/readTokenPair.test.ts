@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { decodeAccessToken } from '../../src';
+import { readTokenPair } from '../../src/core/readTokenPair';
+import { makeJwt } from '../helpers/jwt';
+
+describe('decodeAccessToken', () => {
+  it.each([
+    ['not a JWT', 'garbage', /Invalid token specified/],
+    ['a payload that is not JSON', 'eyJhbGciOiJIUzI1NiJ9.bm90IGpzb24.sig', /Invalid token specified/],
+    ['a payload that is a string', makeJwt('hello' as never), /payload is not a JSON object/],
+    ['exp that is not a number', makeJwt({ exp: 'soon' }), /exp and iat must be numbers/],
+    ['exp before iat', makeJwt({ iat: 100, exp: 50 }), /exp is not after iat/],
+  ])('refuses %s', (_name, token, message) => {
+    expect(() => decodeAccessToken(token)).toThrow(message);
+  });
+
+  it('returns the claims of a good token', () => {
+    expect(decodeAccessToken(makeJwt({ sub: 'u', role: 'ADMIN', iat: 1, exp: 2 }))).toEqual({ sub: 'u', role: 'ADMIN', iat: 1, exp: 2 });
+  });
+});
+
+describe('readTokenPair', () => {
+  it.each([
+    ['nothing', undefined, 'refreshToken answered without an accessToken.'],
+    ['an empty access token', { accessToken: '', refreshToken: 'r' }, 'refreshToken answered without an accessToken.'],
+    ['a numeric refresh token', { accessToken: makeJwt({}), refreshToken: 42 }, 'refreshToken answered without a refreshToken.'],
+    ['an access token that is not a JWT', { accessToken: 'x', refreshToken: 'r' }, 'refreshToken answered with an access token that is not a valid JWT.'],
+  ])('refuses %s with a clear AuthRequestError', (_name, value, message) => {
+    expect(() => readTokenPair(value, 'refreshToken')).toThrow(expect.objectContaining({ name: 'AuthRequestError', message }));
+  });
+});
