@@ -21,7 +21,7 @@ export function createFetchStub(options: { auto?: boolean; lifetimeSeconds?: num
   const calls: StubCall[] = [];
   const control = { auto: options.auto ?? false };
   let issued = 0;
-  const fetch = ((_url: string, init: RequestInit) =>
+  const stubFetch = ((_url: string, init: RequestInit) =>
     new Promise<Response>((resolve, reject) => {
       const body = JSON.parse(String(init.body)) as { query: string; variables: Record<string, string> };
       const field = /\{\s*(\w+)\(/.exec(body.query)?.[1] ?? 'unknown';
@@ -61,7 +61,7 @@ export function createFetchStub(options: { auto?: boolean; lifetimeSeconds?: num
   }
 
   return {
-    fetch,
+    fetch: stubFetch,
     calls,
     /** Whether calls are answered at once by {@link answer}. */
     set auto(value: boolean) {

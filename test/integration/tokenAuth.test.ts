@@ -93,7 +93,7 @@ describe('against the demo server over HTTP', () => {
     server.resetStats();
     const { fulfilled, rejected } = await settleAll(Array.from({ length: 50 }, (_, i) => ping(client, i)));
     expect(rejected).toEqual([]);
-    expect(fulfilled.map((r) => r.data!.ping).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(fulfilled.map((r) => (r.data as { ping: number }).ping).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0, tokenExpired: 50 });
   });
 
