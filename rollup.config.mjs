@@ -1,26 +1,41 @@
+import { fileURLToPath } from 'node:url';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+const reactSrc = `${src}react/`;
+
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.
-const external = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
+const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
+
+// The React entry refers to the core through `./index`, never through a copy of it.
+const reactExternal = (id, importer, isResolved) =>
+  isBare(id) || (isResolved ? id.startsWith(src) && !id.startsWith(reactSrc) : importer?.startsWith(reactSrc) && id.startsWith('../'));
+const toCore = (extension) => (id) => (id.startsWith(src) ? `./index.${extension}` : id);
+
+const js = (input, external, name) => ({
+  input: { [name]: input },
+  external,
+  plugins: [typescript({ tsconfig: './tsconfig.build.json' })],
+  output: [
+    { dir: 'dist', format: 'es', entryFileNames: '[name].js', sourcemap: true, paths: toCore('js') },
+    { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', sourcemap: true, paths: toCore('cjs') },
+  ],
+});
+
+const types = (input, external, name) => ({
+  input: { [name]: input },
+  external,
+  plugins: [dts({ tsconfig: './tsconfig.build.json' })],
+  output: [
+    { dir: 'dist', format: 'es', entryFileNames: '[name].d.ts', paths: toCore('js') },
+    { dir: 'dist', format: 'es', entryFileNames: '[name].d.cts', paths: toCore('cjs') },
+  ],
+});
 
 export default [
-  {
-    input: { index: 'src/index.ts' },
-    external,
-    plugins: [typescript({ tsconfig: './tsconfig.build.json' })],
-    output: [
-      { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', sourcemap: true },
-      { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs', sourcemap: true },
-    ],
-  },
-  {
-    input: { index: 'src/index.ts' },
-    external,
-    plugins: [dts({ tsconfig: './tsconfig.build.json' })],
-    output: [
-      { dir: 'dist', format: 'es', entryFileNames: '[name].d.ts' },
-      { dir: 'dist', format: 'es', entryFileNames: '[name].d.cts' },
-    ],
-  },
+  js('src/index.ts', isBare, 'index'),
+  js('src/react/index.ts', reactExternal, 'react'),
+  types('src/index.ts', isBare, 'index'),
+  types('src/react/index.ts', reactExternal, 'react'),
 ];

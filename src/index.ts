@@ -2,7 +2,13 @@ export { createTokenAuth, type TokenAuth, type TokenAuthOptions } from './create
 export { createMemoryTokenStore } from './core/createMemoryTokenStore';
 export type { TokenPair, TokenStore, MaybePromise } from './core/TokenStore';
 export type { TokenAuthState, TokenUser } from './core/TokenAuthState';
-export { TokenSession, type TokenSessionOptions, type SessionEndEvent } from './core/TokenSession';
+export {
+  TokenSession,
+  type TokenSessionOptions,
+  type SessionEndEvent,
+  type RefreshEvent,
+  type RefreshTrigger,
+} from './core/TokenSession';
 export { type Clock, systemClock } from './core/Clock';
 export { getTokenSchedule, type TokenSchedule, type TimingClaims } from './core/getTokenSchedule';
 export { decodeAccessToken, type TokenClaims } from './core/readTokenPair';

@@ -26,4 +26,9 @@ export interface TokenAuthState {
   readonly expiresAt?: number;
   /** When the proactive refresh is due, in local ms since the epoch. */
   readonly refreshAt?: number;
+  /**
+   * The last login failure, or the `SessionEndedError` of a session the service ended; cleared by the next
+   * successful login (and by `logout()`).
+   */
+  readonly error?: Error;
 }

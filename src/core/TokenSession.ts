@@ -43,6 +43,8 @@ export interface TokenSessionOptions {
   roleClaim?: string;
   /** Called once whenever a session ends, by `logout()` or because the service rejected the refresh token. */
   onSessionEnd?: (event: SessionEndEvent) => void;
+  /** Called when each refresh request settles: what started it and how it ended. For logs and metrics. */
+  onRefresh?: (event: RefreshEvent) => void;
   /**
    * Called with failures nobody awaits: a proactive refresh that failed on the network, a store that threw,
    * a logout call that did not reach the server.
@@ -63,6 +65,29 @@ export interface SessionEndEvent {
   readonly error?: unknown;
 }
 
+/**
+ * What started a refresh: the proactive timer (or its retry after a transient failure), an operation answered
+ * `TOKEN_EXPIRED`, an operation whose token was already dead by the local clock, `refresh()`, or a restored
+ * pair whose access token was dead.
+ */
+export type RefreshTrigger = 'proactive' | 'token-expired' | 'expired-locally' | 'manual' | 'restore';
+
+/** What {@link TokenSessionOptions.onRefresh} receives. */
+export interface RefreshEvent {
+  /** What started the refresh; later callers joined it. */
+  readonly trigger: RefreshTrigger;
+  /**
+   * `rotated`: a new pair is in use. `rejected`: the session ended. `failed`: a transient failure, the session
+   * is kept. `superseded`: the session ended or was replaced while the request was out.
+   */
+  readonly outcome: 'rotated' | 'rejected' | 'failed' | 'superseded';
+  /** The failure, for `rejected` and `failed`. */
+  readonly error?: unknown;
+}
+
+// What a refresh request brought back: a readable pair, or an answer that spent the old token unusably.
+type Rotation = { pair: TokenPair; claims: TokenClaims; receivedAt: number } | { unusable: unknown };
+
 interface Session {
   readonly pair: TokenPair;
   readonly user: TokenUser;
@@ -79,7 +104,7 @@ const MAX_RETRY_DELAY = 30_000;
  *
  * @remarks
  * Every path that needs a new pair (an operation whose token is dead, a `TOKEN_EXPIRED` answer, the timer,
- * `refresh()`) joins the one promise in `#refreshing`, so a single-use refresh token is submitted once.
+ * `refresh()`) joins the one promise in `#inflight`, so a single-use refresh token is submitted once.
  * `#epoch` counts sessions: a refresh that answers after a logout or a new login belongs to an old epoch and
  * cannot bring its pair back.
  */
@@ -90,6 +115,7 @@ export class TokenSession {
   readonly #leadTime: number;
   readonly #roleClaim: string;
   readonly #onSessionEnd: ((event: SessionEndEvent) => void) | undefined;
+  readonly #onRefresh: ((event: RefreshEvent) => void) | undefined;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #listeners = new Set<() => void>();
   readonly #timer: RefreshTimer;
@@ -97,9 +123,8 @@ export class TokenSession {
   #state: TokenAuthState = LOADING;
   #current: Session | null = null;
   #epoch = 0;
-  #restoring: Promise<void> | null;
-  #refreshing: Promise<void> | null = null;
-  #rotation: Promise<{ pair: TokenPair }> | null = null;
+  #restoring: Promise<TokenPair | null> | null;
+  #inflight: { readonly done: Promise<void>; readonly rotation: Promise<Rotation> } | null = null;
   #writes: Promise<void> = Promise.resolve();
   #failures = 0;
   #disposed = false;
@@ -117,9 +142,10 @@ export class TokenSession {
     this.#leadTime = options.refreshLeadTime ?? 150_000;
     this.#roleClaim = options.roleClaim ?? 'role';
     this.#onSessionEnd = options.onSessionEnd;
+    this.#onRefresh = options.onRefresh;
     this.#onError = options.onError;
     this.#timer = new RefreshTimer(this.#clock, () => {
-      this.#refresh().catch((error) => {
+      this.#refresh('proactive').catch((error) => {
         if (!SessionEndedError.is(error)) this.#report(error);
       });
     });
@@ -133,6 +159,7 @@ export class TokenSession {
 
   /** Calls `listener` after every state change; returns the function that stops it. */
   subscribe = (listener: () => void): (() => void) => {
+    if (this.#disposed) return () => {};
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   };
@@ -142,18 +169,22 @@ export class TokenSession {
    *
    * @throws `AuthRejectedError` (code `INVALID_CREDENTIALS` or what the server sends) for bad credentials;
    * `AuthRequestError` when the service could not be reached or answered something malformed. Nothing is
-   * stored then.
+   * stored then, and the failure shows as `error` in the state.
    */
   login = async (email: string, password: string): Promise<{ user: TokenUser }> => {
-    const data = await postAuthMutation(this.#transport, 'loginWithEmailPassword', LOGIN, { email, password });
-    const { pair, claims } = readTokenPair(data, 'loginWithEmailPassword');
-    const answered = (data as { user?: Partial<TokenUser> }).user;
-    const session = this.#toSession(pair, claims, this.#clock.now(), answered);
+    let session: Session;
+    try {
+      const data = await postAuthMutation(this.#transport, 'loginWithEmailPassword', LOGIN, { email, password });
+      const { pair, claims } = readTokenPair(data, 'loginWithEmailPassword');
+      session = this.#toSession(pair, claims, this.#clock.now(), (data as { user?: Partial<TokenUser> }).user);
+    } catch (error) {
+      this.#publish({ ...this.#state, error: error as Error });
+      throw error;
+    }
     const epoch = ++this.#epoch;
-    this.#refreshing = null;
-    this.#rotation = null;
+    this.#inflight = null;
     this.#activate(session);
-    await this.#persist(epoch, pair);
+    await this.#persist(epoch, session.pair);
     return { user: session.user };
   };
 
@@ -163,24 +194,25 @@ export class TokenSession {
    * @remarks
    * Resolves even when the server cannot be reached (that failure goes to `onError`): the local session is
    * over either way. Operations waiting for a refresh fail with `SessionEndedError`. If a refresh is in flight,
-   * its new pair is the one revoked.
+   * its new pair is the one revoked; if the stored pair is still being read, that pair is.
    */
   logout = async (): Promise<void> => {
-    if (this.#restoring) await this.#restoring;
-    const session = this.#current;
-    const rotation = this.#rotation;
+    const restoring = this.#restoring;
+    const inflight = this.#inflight;
+    let pair = this.#current?.pair ?? null;
     this.#end('logout');
-    if (!session) return;
-    let { refreshToken, accessToken } = session.pair;
-    if (rotation) {
+    if (!pair && restoring) pair = await restoring;
+    if (inflight) {
       try {
-        ({ refreshToken, accessToken } = (await rotation).pair);
+        const rotation = await inflight.rotation;
+        if ('pair' in rotation) pair = rotation.pair;
       } catch {
         // The rotation failed, so the pair we had is still the one to revoke.
       }
     }
+    if (!pair) return;
     try {
-      await postAuthMutation(this.#transport, 'logout', LOGOUT, { refreshToken }, accessToken);
+      await postAuthMutation(this.#transport, 'logout', LOGOUT, { refreshToken: pair.refreshToken }, pair.accessToken);
     } catch (error) {
       this.#report(error);
     }
@@ -197,7 +229,7 @@ export class TokenSession {
    */
   refresh = async (): Promise<void> => {
     if (this.#restoring) await this.#restoring;
-    return this.#refresh();
+    return this.#refresh('manual');
   };
 
   /**
@@ -217,13 +249,12 @@ export class TokenSession {
    */
   accessToken(): string | null | Promise<string | null> {
     if (this.#restoring) return this.#restoring.then(() => this.accessToken());
-    // After a refresh the token is used as it came: re-checking it could loop on a server whose tokens look
-    // dead to the local clock.
-    if (this.#refreshing) return this.#refreshing.then(() => this.#current?.pair.accessToken ?? null);
     const current = this.#current;
     if (!current) return null;
-    if (current.schedule && this.#clock.now() >= current.schedule.expiresAt) {
-      return this.#refresh().then(() => this.#current?.pair.accessToken ?? null);
+    if (this.#inflight || (current.schedule && this.#clock.now() >= current.schedule.expiresAt)) {
+      // The token that comes back is used as it is: re-checking it could loop on a server whose tokens look
+      // dead to the local clock.
+      return this.#refresh('expired-locally').then(() => this.#current?.pair.accessToken ?? null);
     }
     return current.pair.accessToken;
   }
@@ -232,8 +263,8 @@ export class TokenSession {
    * Makes a fresh token available after an operation sent with `usedToken` came back `TOKEN_EXPIRED`.
    *
    * @remarks
-   * Joins a refresh in flight; resolves at once when the pair was already replaced since `usedToken` went
-   * out; otherwise starts the one refresh.
+   * Resolves at once when the pair was already replaced since `usedToken` went out; otherwise joins or starts
+   * the one refresh.
    * @internal Used by `TokenExpiredLink`.
    */
   async recover(usedToken: string | undefined): Promise<void> {
@@ -241,7 +272,7 @@ export class TokenSession {
     const current = this.#current;
     if (!current) throw new SessionEndedError('no-session');
     if (current.pair.accessToken !== usedToken) return;
-    return this.#refresh();
+    return this.#refresh('token-expired');
   }
 
   /**
@@ -254,53 +285,62 @@ export class TokenSession {
     this.#listeners.clear();
   };
 
-  #refresh(): Promise<void> {
-    if (this.#refreshing) return this.#refreshing;
+  #refresh(trigger: RefreshTrigger): Promise<void> {
+    if (this.#inflight) return this.#inflight.done;
     const current = this.#current;
     if (!current) return Promise.reject(new SessionEndedError('no-session'));
     const epoch = this.#epoch;
-    const rotation = postAuthMutation(this.#transport, 'refreshToken', REFRESH, {
+    const rotation: Promise<Rotation> = postAuthMutation(this.#transport, 'refreshToken', REFRESH, {
       token: current.pair.refreshToken,
     }).then((data) => {
-      const { pair, claims } = readTokenPair(data, 'refreshToken');
-      return { pair, claims, receivedAt: this.#clock.now() };
+      try {
+        return { ...readTokenPair(data, 'refreshToken'), receivedAt: this.#clock.now() };
+      } catch (error) {
+        return { unusable: error };
+      }
     });
-    this.#rotation = rotation;
-    const refreshing = rotation
+    const done = rotation
       .then(
-        async ({ pair, claims, receivedAt }) => {
-          if (epoch !== this.#epoch) return this.#superseded();
-          this.#failures = 0;
-          this.#activate(this.#toSession(pair, claims, receivedAt, current.user));
-          await this.#persist(epoch, pair);
+        async (rotated) => {
+          if (epoch !== this.#epoch) return this.#superseded(trigger);
+          // The server answered with a pair, so the old refresh token is spent; resubmitting it would be
+          // taken as reuse. A pair we cannot read ends the session instead.
+          if ('unusable' in rotated) return this.#rejected(trigger, rotated.unusable);
+          this.#activate(this.#toSession(rotated.pair, rotated.claims, rotated.receivedAt, current.user));
+          await this.#persist(epoch, rotated.pair);
+          if (epoch !== this.#epoch) return this.#superseded(trigger);
+          this.#notify(this.#onRefresh, { trigger, outcome: 'rotated' });
         },
         (error: unknown) => {
-          if (epoch !== this.#epoch) return this.#superseded(error);
-          if (AuthRejectedError.is(error)) {
-            this.#end('rejected', error);
-            throw new SessionEndedError('rejected', { cause: error });
-          }
+          if (epoch !== this.#epoch) return this.#superseded(trigger, error);
+          if (AuthRejectedError.is(error)) return this.#rejected(trigger, error);
           this.#retryLater();
+          this.#notify(this.#onRefresh, { trigger, outcome: 'failed', error });
           throw error;
         },
       )
       .finally(() => {
-        if (this.#refreshing === refreshing) {
-          this.#refreshing = null;
-          this.#rotation = null;
-        }
+        if (this.#inflight?.done === done) this.#inflight = null;
       });
-    this.#refreshing = refreshing;
-    return refreshing;
+    this.#inflight = { done, rotation };
+    return done;
+  }
+
+  #rejected(trigger: RefreshTrigger, error: unknown): never {
+    const ended = this.#end('rejected', error);
+    this.#notify(this.#onRefresh, { trigger, outcome: 'rejected', error });
+    throw ended;
   }
 
   // A refresh that answers after the session it belonged to ended: its waiters replay on the session that
   // replaced it, or fail if there is none.
-  #superseded(cause?: unknown): void {
+  #superseded(trigger: RefreshTrigger, cause?: unknown): void {
+    this.#notify(this.#onRefresh, { trigger, outcome: 'superseded' });
     if (!this.#current) throw new SessionEndedError('logout', { cause });
   }
 
-  async #restore(): Promise<void> {
+  // Resolves the stored pair, even when a login or logout made it moot meanwhile.
+  async #restore(): Promise<TokenPair | null> {
     const epoch = this.#epoch;
     let stored: TokenPair | null | undefined;
     try {
@@ -308,32 +348,34 @@ export class TokenSession {
     } catch (error) {
       this.#report(error);
     }
-    if (epoch !== this.#epoch) return;
-    if (!isTokenPair(stored)) {
+    const pair = isTokenPair(stored) ? stored : null;
+    if (epoch !== this.#epoch) return pair;
+    if (!pair) {
       if (stored != null) await this.#persist(epoch, null);
       this.#publish(SIGNED_OUT);
-      return;
+      return null;
     }
     let claims: TokenClaims;
     try {
-      claims = decodeAccessToken(stored.accessToken);
+      claims = decodeAccessToken(pair.accessToken);
     } catch {
       // The refresh token may still be good: treat the access token as dead and renew the pair.
       claims = { exp: 0 };
     }
-    const session = this.#toSession(stored, claims);
-    this.#current = session;
+    const session = this.#toSession(pair, claims);
     if (!session.schedule || this.#clock.now() < session.schedule.expiresAt) {
       this.#activate(session);
-      return;
+      return pair;
     }
+    this.#current = session;
     try {
-      await this.#refresh();
+      await this.#refresh('restore');
     } catch (error) {
-      // A transient failure keeps the restored session: the next operation tries again.
-      if (epoch === this.#epoch) this.#activate(session);
+      // A transient failure keeps the restored session, and the retry timer it armed stays as it is.
+      if (epoch === this.#epoch) this.#publish(stateOf(session));
       if (!SessionEndedError.is(error)) this.#report(error);
     }
+    return pair;
   }
 
   #toSession(pair: TokenPair, claims: TokenClaims, receivedAt?: number, known?: Partial<TokenUser>): Session {
@@ -350,26 +392,25 @@ export class TokenSession {
 
   #activate(session: Session): void {
     this.#current = session;
-    const { schedule } = session;
-    if (schedule && !this.#disposed) this.#timer.at(schedule.refreshAt);
+    this.#failures = 0;
+    if (session.schedule && !this.#disposed) this.#timer.at(session.schedule.refreshAt);
     else this.#timer.cancel();
-    this.#publish({
-      status: 'authenticated',
-      user: session.user,
-      ...(schedule && { expiresAt: schedule.expiresAt, refreshAt: schedule.refreshAt }),
-    });
+    this.#publish(stateOf(session));
   }
 
-  #end(reason: 'logout' | 'rejected', error?: unknown): void {
+  // Returns the error that waiting operations receive.
+  #end(reason: 'logout' | 'rejected', cause?: unknown): SessionEndedError {
     const hadSession = this.#current !== null;
+    const ended = new SessionEndedError(reason, { cause });
     const epoch = ++this.#epoch;
     this.#current = null;
-    this.#refreshing = null;
-    this.#rotation = null;
+    this.#inflight = null;
+    this.#failures = 0;
     this.#timer.cancel();
     void this.#persist(epoch, null);
-    this.#publish(SIGNED_OUT);
-    if (hadSession) this.#onSessionEnd?.({ reason, ...(error !== undefined && { error }) });
+    this.#publish(reason === 'rejected' ? { ...SIGNED_OUT, error: ended } : SIGNED_OUT);
+    if (hadSession) this.#notify(this.#onSessionEnd, { reason, ...(cause !== undefined && { error: cause }) });
+    return ended;
   }
 
   #retryLater(): void {
@@ -396,12 +437,34 @@ export class TokenSession {
   #publish(state: TokenAuthState): void {
     if (state === this.#state) return;
     this.#state = state;
-    for (const listener of this.#listeners) listener();
+    for (const listener of this.#listeners) this.#notify(listener, undefined);
+  }
+
+  // The app's callbacks run here: one that throws must not stop a rotation half way, which would leave the
+  // new pair unused and the spent refresh token in place.
+  #notify<T>(callback: ((value: T) => void) | undefined, value: T): void {
+    try {
+      callback?.(value);
+    } catch (error) {
+      this.#report(error);
+    }
   }
 
   #report(error: unknown): void {
-    this.#onError?.(error);
+    try {
+      this.#onError?.(error);
+    } catch {
+      // onError itself failed: there is nowhere left to report to.
+    }
   }
+}
+
+function stateOf({ user, schedule }: Session): TokenAuthState {
+  return {
+    status: 'authenticated',
+    user,
+    ...(schedule && { expiresAt: schedule.expiresAt, refreshAt: schedule.refreshAt }),
+  };
 }
 
 function isTokenPair(value: unknown): value is TokenPair {

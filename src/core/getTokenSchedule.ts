@@ -17,13 +17,15 @@ export interface TimingClaims {
  *
  * @remarks
  * A token received just now is timed from its own lifetime (`exp − iat`) counted from `receivedAt`, so a
- * server whose clock is off by minutes does not make the client refresh too early or too late. Without
- * `receivedAt` (a token restored from a store) or without `iat`, `exp` is read against the local clock.
+ * server whose clock is off by minutes does not make the client refresh too early or too late. Without `iat`,
+ * the lifetime is what is left of `exp` by the local clock. A token restored from a store (no `receivedAt`) is
+ * timed by its `exp` against the local clock.
  *
  * The refresh runs `leadTime` before expiry. A lead time that is not shorter than the lifetime would refresh
  * forever, so the refresh then runs at 80 % of the lifetime; and it never runs earlier than 10 % into it.
  *
- * @returns `null` when the token has no usable `exp`: it is then renewed only after `TOKEN_EXPIRED`.
+ * @returns `null` when the token has no usable `exp`, or when, without `iat`, it looks dead on arrival (the
+ * clocks disagree and nothing tells by how much): it is then renewed only after `TOKEN_EXPIRED`.
  */
 export function getTokenSchedule(
   claims: TimingClaims,
@@ -32,11 +34,20 @@ export function getTokenSchedule(
 ): TokenSchedule | null {
   const { exp, iat } = claims;
   if (!isSeconds(exp)) return null;
-  const lifetime = isSeconds(iat) && exp > iat ? (exp - iat) * 1000 : undefined;
-  const expiresAt = receivedAt !== undefined && lifetime !== undefined ? receivedAt + lifetime : exp * 1000;
-  if (lifetime === undefined) return { expiresAt, refreshAt: expiresAt - leadTime };
-  const lead = leadTime < lifetime ? Math.min(leadTime, lifetime * 0.9) : lifetime * 0.2;
-  return { expiresAt, refreshAt: expiresAt - lead };
+  if (receivedAt === undefined) {
+    const expiresAt = exp * 1000;
+    const lifetime = isSeconds(iat) && exp > iat ? (exp - iat) * 1000 : undefined;
+    return { expiresAt, refreshAt: expiresAt - lead(leadTime, lifetime) };
+  }
+  const lifetime = isSeconds(iat) ? (exp - iat) * 1000 : exp * 1000 - receivedAt;
+  if (!(lifetime > 0)) return null;
+  const expiresAt = receivedAt + lifetime;
+  return { expiresAt, refreshAt: expiresAt - lead(leadTime, lifetime) };
+}
+
+function lead(leadTime: number, lifetime: number | undefined): number {
+  if (lifetime === undefined) return leadTime;
+  return leadTime < lifetime ? Math.min(leadTime, lifetime * 0.9) : lifetime * 0.2;
 }
 
 function isSeconds(value: unknown): value is number {

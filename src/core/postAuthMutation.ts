@@ -35,33 +35,41 @@ export async function postAuthMutation(
   variables: Record<string, string>,
   accessToken?: string,
 ): Promise<unknown> {
-  const { clock } = transport;
+  const { clock, timeout } = transport;
   const controller = new AbortController();
-  let timedOut = false;
-  const timer = clock.setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, transport.timeout);
-  let status: number | undefined;
+  let timer: unknown;
+  // Raced rather than left to the abort signal alone: a fetch wrapper that ignores the signal must not leave
+  // every waiting operation hanging.
+  const expired = new Promise<never>((_, reject) => {
+    timer = clock.setTimeout(() => {
+      controller.abort();
+      reject(new AuthRequestError(`${field} got no answer within ${timeout} ms.`, { operation: field }));
+    }, timeout);
+  });
+  const exchange = async () => {
+    let status: number | undefined;
+    try {
+      const response = await (transport.fetch ?? globalThis.fetch)(transport.uri, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json',
+          ...transport.headers,
+          ...(accessToken ? { authorization: `Bearer ${accessToken}` } : undefined),
+        },
+        body: JSON.stringify({ query, variables }),
+        signal: controller.signal,
+      });
+      status = response.status;
+      return { status, text: await response.text() };
+    } catch (cause) {
+      throw new AuthRequestError(`${field} failed on the network.`, { operation: field, status, cause });
+    }
+  };
+  let status: number;
   let text: string;
   try {
-    const doFetch = transport.fetch ?? globalThis.fetch;
-    const response = await doFetch(transport.uri, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json, application/json',
-        ...transport.headers,
-        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : undefined),
-      },
-      body: JSON.stringify({ query, variables }),
-      signal: controller.signal,
-    });
-    status = response.status;
-    text = await response.text();
-  } catch (cause) {
-    const why = timedOut ? `got no answer within ${transport.timeout} ms` : 'failed on the network';
-    throw new AuthRequestError(`${field} ${why}.`, { operation: field, status, cause });
+    ({ status, text } = await Promise.race([exchange(), expired]));
   } finally {
     clock.clearTimeout(timer);
   }
@@ -79,7 +87,7 @@ export async function postAuthMutation(
   const errors = Array.isArray(body?.errors) ? body.errors : [];
   const code = errors[0]?.extensions?.code;
   const serverFailed =
-    status! >= 500 || SERVER_FAILURE_STATUSES.has(status!) || SERVER_FAILURE_CODES.has(code as string);
+    status >= 500 || SERVER_FAILURE_STATUSES.has(status) || SERVER_FAILURE_CODES.has(code as string);
   if (errors.length > 0 && !serverFailed) {
     const message = errors[0]?.message ?? 'rejected';
     throw new AuthRejectedError(`${field} was rejected: ${message}`, {
@@ -88,7 +96,7 @@ export async function postAuthMutation(
       errors,
     });
   }
-  if (serverFailed || status! >= 300) {
+  if (serverFailed || status >= 300) {
     throw new AuthRequestError(`${field} failed with HTTP ${status}${code ? ` (${code})` : ''}.`, {
       operation: field,
       status,

@@ -59,6 +59,12 @@ function attach(operation: ApolloLink.Operation, token: string | null): ApolloLi
       headers: { ...headers, authorization: `Bearer ${token}` },
       [SENT_TOKEN_KEY]: token,
     }));
+  } else if (operation.getContext()[SENT_TOKEN_KEY] !== undefined) {
+    // A replay after the session ended must not carry the token this link set on the first attempt.
+    operation.setContext(({ headers }) => {
+      const { authorization: _, ...rest } = (headers ?? {}) as Record<string, string>;
+      return { headers: rest, [SENT_TOKEN_KEY]: undefined };
+    });
   }
   return operation;
 }

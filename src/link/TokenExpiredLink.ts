@@ -43,10 +43,16 @@ export class TokenExpiredLink extends ApolloLink {
       (operation, forward) =>
         new Observable((observer) => {
           let closed = false;
+          let emitted = false;
           let replaying = false;
+          let first: Subscription | undefined;
           let replay: Subscription | undefined;
+          // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
+          // out would hand the consumer the same data twice.
+          const shouldReplay = (error: unknown) => !replaying && !emitted && isExpired(error, operation);
           const startReplay = () => {
             replaying = true;
+            first?.unsubscribe();
             auth.recover(operation.getContext()[SENT_TOKEN_KEY] as string | undefined).then(
               () => {
                 if (!closed) replay = forward(operation).subscribe(observer);
@@ -56,25 +62,28 @@ export class TokenExpiredLink extends ApolloLink {
               },
             );
           };
-          const first = forward(operation).subscribe({
+          first = forward(operation).subscribe({
             next(result) {
               if (replaying) return;
-              if (result.errors && isExpired(new CombinedGraphQLErrors(result, result.errors), operation)) {
-                startReplay();
-              } else observer.next(result);
+              if (result.errors && shouldReplay(new CombinedGraphQLErrors(result, result.errors))) startReplay();
+              else {
+                emitted = true;
+                observer.next(result);
+              }
             },
             error(error: unknown) {
               if (replaying) return;
-              if (isExpired(error, operation)) startReplay();
+              if (shouldReplay(error)) startReplay();
               else observer.error(error);
             },
             complete() {
               if (!replaying) observer.complete();
             },
           });
+          if (replaying) first.unsubscribe();
           return () => {
             closed = true;
-            first.unsubscribe();
+            first?.unsubscribe();
             replay?.unsubscribe();
           };
         }),

@@ -5,35 +5,13 @@ import {
   type Clock,
   createMemoryTokenStore,
   SessionEndedError,
-  TokenSession,
-  type TokenSessionOptions,
   type TokenStore,
 } from '../../src';
 import { createFetchStub, rejection } from '../helpers/fetchStub';
 import { makeJwt, makePair } from '../helpers/jwt';
+import { loggedIn, setup, TIME } from '../helpers/session';
 
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-const MINUTE = 60_000;
-
-function setup(options: Partial<TokenSessionOptions> & { auto?: boolean; lifetimeSeconds?: number } = {}) {
-  const stub = createFetchStub({ auto: options.auto, lifetimeSeconds: options.lifetimeSeconds });
-  const store = options.store ?? createMemoryTokenStore();
-  const onSessionEnd = vi.fn();
-  const onError = vi.fn();
-  const session = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onSessionEnd, onError, ...options });
-  const states: string[] = [];
-  session.subscribe(() => states.push(session.getState().status));
-  return { session, stub, store, onSessionEnd, onError, states };
-}
-
-async function loggedIn(options: Parameters<typeof setup>[0] = {}) {
-  const ctx = setup({ ...options, auto: true });
-  await ctx.session.login('a@b.test', 'pw');
-  ctx.stub.auto = options.auto ?? true;
-  ctx.states.length = 0;
-  ctx.stub.calls.length = 0;
-  return ctx;
-}
+const { T0, MINUTE } = TIME;
 
 beforeEach(() => {
   vi.useFakeTimers({ now: T0 });
@@ -70,7 +48,20 @@ describe('login', () => {
     expect(AuthRejectedError.is(error)).toBe(true);
     expect(error).toMatchObject({ code: 'INVALID_CREDENTIALS', operation: 'loginWithEmailPassword' });
     expect(await store.get()).toBeNull();
-    expect(session.getState().status).toBe('unauthenticated');
+    expect(session.getState()).toEqual({ status: 'unauthenticated', user: null, error });
+  });
+
+  it('clears the error of a failed login with the next successful one', async () => {
+    const { session, stub } = setup();
+    const failed = session.login('a@b.test', 'wrong').catch(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('loginWithEmailPassword').respond(rejection('INVALID_CREDENTIALS'));
+    await failed;
+    expect(session.getState().error).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    stub.auto = true;
+    await session.login('a@b.test', 'pw');
+    expect(session.getState()).toMatchObject({ status: 'authenticated' });
+    expect(session.getState().error).toBeUndefined();
   });
 
   it.each([
@@ -120,7 +111,7 @@ describe('refresh', () => {
       expect(AuthRejectedError.is((error as Error).cause)).toBe(true);
     }
     expect(await store.get()).toBeNull();
-    expect(session.getState()).toEqual({ status: 'unauthenticated', user: null });
+    expect(session.getState()).toEqual({ status: 'unauthenticated', user: null, error: errors[0] });
     expect(states).toEqual(['unauthenticated']);
     expect(onSessionEnd).toHaveBeenCalledTimes(1);
     expect(onSessionEnd.mock.calls[0]![0]).toMatchObject({ reason: 'rejected' });
@@ -398,6 +389,35 @@ describe('store consistency', () => {
     await session.login('a@b.test', 'pw');
     expect(session.getState().status).toBe('authenticated');
     expect(onError).toHaveBeenCalledWith(new Error('disk full'));
+  });
+});
+
+describe('onRefresh', () => {
+  it('reports what started each refresh and how it ended', async () => {
+    const onRefresh = vi.fn();
+    const { session, stub } = await loggedIn({ onRefresh });
+    await session.refresh();
+    await vi.advanceTimersByTimeAsync(12.5 * 60_000);
+    vi.setSystemTime(Date.now() + 20 * MINUTE);
+    await session.getAccessToken();
+    await session.recover((await session.getAccessToken()) ?? undefined);
+    stub.auto = false;
+    const failing = session.refresh().catch(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('refreshToken').fail();
+    await failing;
+    const rejected = session.refresh().catch(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('refreshToken').respond(rejection('INVALID_REFRESH_TOKEN'));
+    await rejected;
+    expect(onRefresh.mock.calls.map(([event]) => `${event.trigger}:${event.outcome}`)).toEqual([
+      'manual:rotated',
+      'proactive:rotated',
+      'expired-locally:rotated',
+      'token-expired:rotated',
+      'manual:failed',
+      'manual:rejected',
+    ]);
   });
 });
 

@@ -14,13 +14,15 @@ describe('getTokenSchedule', () => {
     ${'lead just under lifetime: 10 % floor'}   | ${{ iat: IAT, exp: IAT + 100 }}      | ${99_999}  | ${NOW}       | ${NOW + 100_000}          | ${NOW + 10_000}
     ${'zero lead: at expiry'}                   | ${{ iat: IAT, exp: IAT + 900 }}      | ${0}       | ${NOW}       | ${NOW + 900_000}          | ${NOW + 900_000}
     ${'restored: exp read by the local clock'}  | ${{ iat: IAT, exp: IAT + 900 }}      | ${150_000} | ${undefined} | ${(IAT + 900) * 1000}     | ${(IAT + 750) * 1000}
-    ${'no iat: exp read by the local clock'}    | ${{ exp: IAT + 900 }}                | ${150_000} | ${NOW}       | ${(IAT + 900) * 1000}     | ${(IAT + 750) * 1000}
+    ${'no iat: what is left of exp'}            | ${{ exp: NOW / 1000 + 900 }}         | ${150_000} | ${NOW}       | ${NOW + 900_000}          | ${NOW + 750_000}
+    ${'no iat, lead longer than what is left'}  | ${{ exp: NOW / 1000 + 60 }}          | ${150_000} | ${NOW}       | ${NOW + 60_000}           | ${NOW + 48_000}
+    ${'restored without iat'}                   | ${{ exp: IAT + 900 }}                | ${150_000} | ${undefined} | ${(IAT + 900) * 1000}     | ${(IAT + 750) * 1000}
     ${'30-day token beyond the timer cap'}      | ${{ iat: IAT, exp: IAT + 2_592_000 }} | ${150_000} | ${NOW}      | ${NOW + 2_592_000_000}    | ${NOW + 2_591_850_000}
   `('$case', ({ claims, lead, receivedAt, expiresAt, refreshAt }) => {
     expect(getTokenSchedule(claims, lead, receivedAt)).toEqual({ expiresAt, refreshAt });
   });
 
-  it.each([{}, { iat: IAT }, { exp: Number.NaN }, { exp: '1700000000' as unknown as number }])('has no schedule without a numeric exp: %o', (claims) => {
+  it.each([{}, { iat: IAT }, { exp: Number.NaN }, { exp: '1700000000' as unknown as number }, { exp: IAT + 900 }])('has no schedule without a numeric exp, or without iat and dead on arrival: %o', (claims) => {
     expect(getTokenSchedule(claims, 150_000, NOW)).toBeNull();
   });
 });

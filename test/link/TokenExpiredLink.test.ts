@@ -117,6 +117,51 @@ describe('TokenExpiredLink', () => {
   });
 });
 
+describe('TokenExpiredLink with partial results', () => {
+  it('passes a TOKEN_EXPIRED chunk on without a replay once earlier chunks were delivered', async () => {
+    const source = createSource();
+    const chunk = { data: { me: { id: 'u_1' } }, hasNext: true };
+    const streaming = new ApolloLink(() => new Observable((o) => {
+      o.next(chunk);
+      o.next(expiredResult());
+      o.complete();
+    }));
+    const run = execute(chain(source, streaming));
+    await run.done;
+    expect(run.results).toEqual([chunk, expiredResult()]);
+    expect(source.recover).not.toHaveBeenCalled();
+  });
+
+  it('stops listening to the first attempt when the replay starts', async () => {
+    const source = createSource();
+    let firstClosed = false;
+    let calls = 0;
+    const terminating = new ApolloLink(() => new Observable((o) => {
+      if (calls++ === 0) {
+        o.next(expiredResult());
+        return () => { firstClosed = true; };
+      }
+      o.next({ data: { ok: true } });
+      o.complete();
+      return undefined;
+    }));
+    const run = execute(chain(source, terminating));
+    await run.done;
+    expect(firstClosed).toBe(true);
+    expect(run.results).toEqual([{ data: { ok: true } }]);
+  });
+
+  it('sends a replay without the old token when the session ended meanwhile', async () => {
+    let token: string | null = 'tok-1';
+    const source = { accessToken: () => token, recover: vi.fn(async () => { token = null; }) };
+    const server = createServerLink();
+    server.expired.add('tok-1');
+    const run = execute(ApolloLink.from([new TokenExpiredLink({ auth: source }), new TokenAuthLink({ auth: source }), server.link]));
+    await run.done;
+    expect(server.attempts.map((a) => a.authorization)).toEqual(['Bearer tok-1', undefined]);
+  });
+});
+
 describe('isTokenExpiredError', () => {
   it.each([
     ['a plain Error', new Error('TOKEN_EXPIRED'), false],

@@ -1,0 +1,32 @@
+import { createContext } from 'react';
+import type { TokenAuth } from '../createTokenAuth';
+import type { TokenAuthState, TokenUser } from '../core/TokenAuthState';
+
+/** The user as the spec's `me` query returns it. */
+export interface Me {
+  readonly id: string;
+  readonly email: string;
+}
+
+/** What {@link useAuth} returns. */
+export interface AuthContextValue {
+  /** `loading` while a stored pair is read, then `authenticated` or `unauthenticated`. */
+  readonly status: TokenAuthState['status'];
+  /** The user from the access token (`id`, `email`, `role`, `claims`), or `null`. */
+  readonly user: TokenUser | null;
+  /** The spec's `me` query, fetched through Apollo while authenticated; `null` otherwise or until it answers. */
+  readonly me: Me | null;
+  /** The last login failure or session error; cleared by the next successful login. */
+  readonly error: Error | null;
+  /** Logs in; resolves the user. Rejects like `auth.login`, and the failure also shows in `error`. */
+  readonly login: TokenAuth['login'];
+  /** Logs out and clears the Apollo cache, so no data of this user stays in memory. */
+  readonly logout: () => Promise<void>;
+  /** Whether the user's role is `role`, or one of `role` when given a list. */
+  readonly hasRole: (role: string | readonly string[]) => boolean;
+  /** The session itself, for what the hook does not cover (`refresh`, `getAccessToken`). */
+  readonly auth: TokenAuth;
+}
+
+/** The context behind {@link useAuth}; `null` outside `<TokenAuthProvider>`. */
+export const AuthContext = createContext<AuthContextValue | null>(null);

@@ -1,0 +1,28 @@
+import { vi } from 'vitest';
+import { createMemoryTokenStore, TokenSession, type TokenSessionOptions } from '../../src';
+import { createFetchStub } from './fetchStub';
+
+/** The fake clock's start and a minute, for session tests. */
+export const TIME = { T0: Date.UTC(2026, 0, 1, 12, 0, 0), MINUTE: 60_000 };
+
+/** A session on a fetch stub, with its callbacks as spies and the statuses it published. */
+export function setup(options: Partial<TokenSessionOptions> & { auto?: boolean; lifetimeSeconds?: number } = {}) {
+  const stub = createFetchStub({ auto: options.auto, lifetimeSeconds: options.lifetimeSeconds });
+  const store = options.store ?? createMemoryTokenStore();
+  const onSessionEnd = vi.fn();
+  const onError = vi.fn();
+  const session = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onSessionEnd, onError, ...options });
+  const states: string[] = [];
+  session.subscribe(() => states.push(session.getState().status));
+  return { session, stub, store, onSessionEnd, onError, states };
+}
+
+/** {@link setup}, logged in, with the login's calls and states forgotten; `auto` applies from then on. */
+export async function loggedIn(options: Parameters<typeof setup>[0] = {}) {
+  const ctx = setup({ ...options, auto: true });
+  await ctx.session.login('a@b.test', 'pw');
+  ctx.stub.auto = options.auto ?? true;
+  ctx.states.length = 0;
+  ctx.stub.calls.length = 0;
+  return ctx;
+}

@@ -1,0 +1,149 @@
+// @vitest-environment happy-dom
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloProvider } from '@apollo/client/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AuthServer, createAuthServer } from '../../demo/server/createAuthServer';
+import { createMemoryTokenStore, createTokenAuth, type TokenPair } from '../../src';
+import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  cleanup();
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+async function startServer() {
+  const server = createAuthServer();
+  await server.listen(0, '127.0.0.1');
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function Account() {
+  const { status, user, me, error, login, logout, hasRole } = useAuth();
+  return (
+    <div>
+      <p data-testid="status">{status}</p>
+      <p data-testid="role">{user?.role ?? '-'}</p>
+      <p data-testid="me">{me ? me.email : '-'}</p>
+      <p data-testid="error">{error ? error.message : '-'}</p>
+      <p data-testid="admin">{hasRole(['ADMIN', 'OWNER']) ? 'yes' : 'no'}</p>
+      <button onClick={() => login('admin@demo.test', 'admin-pass').catch(() => {})}>login</button>
+      <button onClick={() => login('admin@demo.test', 'nope').catch(() => {})}>bad login</button>
+      <button onClick={() => logout()}>logout</button>
+    </div>
+  );
+}
+
+function mount(server: AuthServer, pair?: TokenPair) {
+  const auth = createTokenAuth({ uri: server.url, store: createMemoryTokenStore(pair) });
+  const client = new ApolloClient({
+    link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url })]),
+    cache: new InMemoryCache(),
+  });
+  cleanups.push(() => auth.dispose());
+  const view = render(
+    <StrictMode>
+      <ApolloProvider client={client}>
+        <TokenAuthProvider auth={auth}>
+          <Account />
+          <AuthGate fallback={<p>login form</p>} loading={<p>restoring</p>}>
+            <p>signed in</p>
+            <AuthGate role="Cashier" forbidden={<p>cashiers only</p>}>
+              <p>till</p>
+            </AuthGate>
+          </AuthGate>
+        </TokenAuthProvider>
+      </ApolloProvider>
+    </StrictMode>,
+  );
+  return { auth, client, view };
+}
+
+const text = (id: string) => screen.getByTestId(id).textContent;
+
+describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
+  it('logs in, shows me and the role, then logs out, clears the Apollo cache and shows the login form', async () => {
+    const server = await startServer();
+    const { client } = mount(server);
+    await screen.findByText('login form');
+    expect(text('status')).toBe('unauthenticated');
+    fireEvent.click(screen.getByText('login'));
+    await waitFor(() => expect(text('me')).toBe('admin@demo.test'));
+    expect(text('role')).toBe('ADMIN');
+    expect(text('admin')).toBe('yes');
+    expect(screen.getByText('signed in')).toBeTruthy();
+    expect(screen.getByText('cashiers only')).toBeTruthy();
+    expect(server.stats.loginCalls).toBe(1);
+    expect(JSON.stringify(client.cache.extract())).toContain('admin@demo.test');
+    fireEvent.click(screen.getByText('logout'));
+    await screen.findByText('login form');
+    expect(text('me')).toBe('-');
+    await waitFor(() => expect(server.stats.logoutCalls).toBe(1));
+    await waitFor(() => expect(JSON.stringify(client.cache.extract())).not.toContain('admin@demo.test'));
+  });
+
+  it('shows a failed login as error and clears it with the next successful login', async () => {
+    const server = await startServer();
+    mount(server);
+    await screen.findByText('login form');
+    fireEvent.click(screen.getByText('bad login'));
+    await waitFor(() => expect(text('error')).toMatch(/loginWithEmailPassword was rejected/));
+    expect(text('status')).toBe('unauthenticated');
+    fireEvent.click(screen.getByText('login'));
+    await waitFor(() => expect(text('status')).toBe('authenticated'));
+    expect(text('error')).toBe('-');
+  });
+
+  it('restores a session from a pre-filled store without logging in, and knows the role', async () => {
+    const server = await startServer();
+    const pair = await server.issueTokens('cashier@demo.test');
+    mount(server, pair);
+    expect(screen.getByText('restoring')).toBeTruthy();
+    await waitFor(() => expect(text('me')).toBe('cashier@demo.test'));
+    expect(text('role')).toBe('Cashier');
+    expect(text('admin')).toBe('no');
+    expect(screen.getByText('till')).toBeTruthy();
+    expect(server.stats).toMatchObject({ loginCalls: 0, refreshCalls: 0 });
+  });
+
+  it('re-renders on a refresh while mounted, and StrictMode starts no second refresh', async () => {
+    const server = await startServer();
+    const { auth } = mount(server);
+    fireEvent.click(screen.getByText('login'));
+    await waitFor(() => expect(text('me')).toBe('admin@demo.test'));
+    const before = auth.getState();
+    server.expireAllAccessTokens();
+    await act(() => auth.refresh());
+    expect(auth.getState()).not.toBe(before);
+    expect(text('status')).toBe('authenticated');
+    expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
+  });
+
+  it('ends the session in the UI when the refresh token is revoked on the server', async () => {
+    const server = await startServer();
+    const { auth } = mount(server);
+    fireEvent.click(screen.getByText('login'));
+    await waitFor(() => expect(text('me')).toBe('admin@demo.test'));
+    server.revokeAllSessions();
+    await act(() => auth.refresh().catch(() => {}));
+    await screen.findByText('login form');
+    expect(text('error')).toMatch(/session ended/);
+  });
+
+  it('useAuth outside the provider names <TokenAuthProvider>', () => {
+    function Orphan() {
+      useAuth();
+      return null;
+    }
+    const original = console.error;
+    console.error = () => {};
+    try {
+      expect(() => render(<Orphan />)).toThrow(/<TokenAuthProvider/);
+    } finally {
+      console.error = original;
+    }
+  });
+});
