@@ -14,6 +14,10 @@ export interface AuthContextValue {
   readonly status: TokenAuthState['status'];
   /** The user from the access token (`id`, `email`, `role`, `claims`), or `null`. */
   readonly user: TokenUser | null;
+  /** When the access token expires, in ms since the epoch (local clock), while authenticated. */
+  readonly expiresAt: number | undefined;
+  /** When the proactive refresh is due, in ms since the epoch (local clock), while authenticated. */
+  readonly refreshAt: number | undefined;
   /** The spec's `me` query, fetched through Apollo while authenticated; `null` otherwise or until it answers. */
   readonly me: Me | null;
   /** The last login failure or session error; cleared by the next successful login. */

@@ -48,6 +48,8 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
     return {
       status: state.status,
       user: state.user,
+      expiresAt: state.expiresAt,
+      refreshAt: state.refreshAt,
       me,
       error: state.error ?? null,
       async login(email, password) {

@@ -1,0 +1,137 @@
+import { gql } from '@apollo/client';
+import { useApolloClient } from '@apollo/client/react';
+import { useAuth } from 'apollo-link-token-pair/react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { EventLog } from './eventLog';
+
+const PING = gql`
+  query Ping($n: Int) {
+    ping(n: $n)
+  }
+`;
+
+interface ServerStats {
+  refreshCalls: number;
+  refreshSuccesses: number;
+  reuseDetections: number;
+  tokenExpired: number;
+}
+
+function useNow(interval: number) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), interval);
+    return () => clearInterval(timer);
+  }, [interval]);
+  return now;
+}
+
+function useServerStats(interval: number) {
+  const [stats, setStats] = useState<ServerStats | null>(null);
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      fetch('/control/stats')
+        .then((response) => response.json())
+        .then((value: ServerStats) => live && setStats(value))
+        .catch(() => {});
+    void load();
+    const timer = setInterval(load, interval);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [interval]);
+  return stats;
+}
+
+const seconds = (ms: number | undefined) => (ms === undefined ? '–' : `${Math.max(0, Math.ceil(ms / 1000))} s`);
+
+/** The signed-in view: who, when the token dies, the event log, and buttons that stress the session. */
+export function Dashboard({ log }: { log: EventLog }) {
+  const { user, me, expiresAt, refreshAt, logout } = useAuth();
+  const client = useApolloClient();
+  const now = useNow(250);
+  const stats = useServerStats(500);
+  const events = useSyncExternalStore(log.subscribe, log.getSnapshot, log.getSnapshot);
+  const [count, setCount] = useState(20);
+  const [burst, setBurst] = useState<string>('');
+
+  async function fire() {
+    setBurst(`${count} queries in flight…`);
+    const started = performance.now();
+    const results = await Promise.allSettled(
+      Array.from({ length: count }, (_, n) => client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })),
+    );
+    const ok = results.filter((result) => result.status === 'fulfilled').length;
+    const text = `${ok} of ${count} queries succeeded in ${Math.round(performance.now() - started)} ms`;
+    setBurst(text);
+    log.add(ok === count ? 'refresh' : 'error', text);
+  }
+
+  async function control(path: string, text: string) {
+    await fetch(`/control/${path}`, { method: 'POST' });
+    log.add('error', text);
+  }
+
+  return (
+    <section className="dashboard">
+      <div className="card who" data-testid="me">
+        <h2>
+          {me?.email ?? user?.email ?? '…'} <span className={`badge role-${user?.role}`} data-testid="role">{user?.role}</span>
+        </h2>
+        <p>
+          <code>me</code>: {me ? <span data-testid="me-id">{me.id}</span> : 'loading…'}
+        </p>
+        <dl className="timers">
+          <dt>Access token expires in</dt>
+          <dd data-testid="expires-in">{seconds(expiresAt && expiresAt - now)}</dd>
+          <dt>Next proactive refresh in</dt>
+          <dd data-testid="refresh-in">{seconds(refreshAt && refreshAt - now)}</dd>
+        </dl>
+      </div>
+
+      <div className="card actions">
+        <h3>Stress the session</h3>
+        <div className="row">
+          <label>
+            Concurrent queries
+            <input type="number" min={1} max={500} value={count} onChange={(e) => setCount(Number(e.target.value) || 1)} data-testid="burst-size" />
+          </label>
+          <button onClick={fire} data-testid="fire">
+            Fire {count} queries
+          </button>
+        </div>
+        <p data-testid="burst-result">{burst}</p>
+        <div className="row">
+          <button onClick={() => control('expire-access-tokens', 'Server: every access token expired now')} data-testid="expire">
+            Expire access tokens now
+          </button>
+          <button onClick={() => control('revoke-sessions', 'Server: every session revoked')} data-testid="revoke">
+            Revoke session on server
+          </button>
+          <button className="secondary" onClick={() => logout()} data-testid="logout">
+            Log out
+          </button>
+        </div>
+        {stats && (
+          <p className="stats" data-testid="stats">
+            Server: {stats.refreshCalls} refresh calls, {stats.reuseDetections} reuse detections, {stats.tokenExpired}{' '}
+            TOKEN_EXPIRED answers
+          </p>
+        )}
+      </div>
+
+      <div className="card log">
+        <h3>Event log</h3>
+        <ol data-testid="event-log">
+          {events.map((event) => (
+            <li key={event.id} className={`event-${event.kind}`}>
+              <time>{new Date(event.at).toLocaleTimeString()}</time> {event.text}
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}

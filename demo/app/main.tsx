@@ -1,0 +1,40 @@
+import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloProvider } from '@apollo/client/react';
+import { createTokenAuth } from 'apollo-link-token-pair';
+import { TokenAuthProvider } from 'apollo-link-token-pair/react';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { createEventLog } from './eventLog';
+
+const uri = '/graphql';
+const log = createEventLog();
+
+// The default memory store: a reload means a new login, as the spec's storage rule wants in a browser.
+const auth = createTokenAuth({
+  uri,
+  onRefresh({ trigger, outcome }) {
+    if (outcome === 'rotated' && trigger === 'proactive') log.add('proactive', 'Proactive refresh before expiry');
+    else if (outcome === 'rotated' && trigger === 'token-expired') log.add('replay', 'TOKEN_EXPIRED: pair refreshed once, operations replayed');
+    else if (outcome === 'rotated') log.add('refresh', `Refreshed (${trigger})`);
+    else if (outcome === 'failed') log.add('error', `Refresh failed (${trigger}); session kept, retrying`);
+  },
+  onSessionEnd({ reason }) {
+    log.add(reason === 'logout' ? 'logout' : 'ended', reason === 'logout' ? 'Logged out' : 'Session ended: the server rejected the refresh token');
+  },
+});
+
+const client = new ApolloClient({
+  link: ApolloLink.from([auth.link, new HttpLink({ uri })]),
+  cache: new InMemoryCache(),
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ApolloProvider client={client}>
+      <TokenAuthProvider auth={auth}>
+        <App log={log} />
+      </TokenAuthProvider>
+    </ApolloProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { createServer } from 'vite';
+import { type AuthServer, createAuthServer } from './server/createAuthServer.ts';
+
+/** Where the demo runs, and how to stop it. */
+export interface Demo {
+  /** The page to open. */
+  readonly url: string;
+  /** The auth server behind the app's `/graphql` and `/control` proxy. */
+  readonly server: AuthServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the spec's server and the Vite dev server of the demo app, which proxies `/graphql` and `/control` to
+ * it so the app and the API share one origin.
+ */
+export async function startDemo(options: { port?: number; accessTokenTtl?: number } = {}): Promise<Demo> {
+  const server = createAuthServer({ accessTokenTtl: options.accessTokenTtl });
+  const target = new URL(await server.listen(0, '127.0.0.1')).origin;
+  const vite = await createServer({
+    configFile: false,
+    root: fileURLToPath(new URL('./app/', import.meta.url)),
+    plugins: [react()],
+    // The app imports the package by name, as a user would; here the name points at the sources.
+    resolve: {
+      alias: [
+        { find: /^apollo-link-token-pair\/react$/, replacement: fileURLToPath(new URL('../src/react/index.ts', import.meta.url)) },
+        { find: /^apollo-link-token-pair$/, replacement: fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
+      ],
+    },
+    logLevel: 'warn',
+    server: {
+      host: '127.0.0.1',
+      port: options.port ?? 5173,
+      strictPort: options.port !== 0 && options.port !== undefined,
+      proxy: { '/graphql': target, '/control': target },
+    },
+  });
+  await vite.listen();
+  const url = vite.resolvedUrls?.local[0] ?? `http://127.0.0.1:${vite.config.server.port}/`;
+  return {
+    url,
+    server,
+    async close() {
+      await vite.close();
+      await server.close();
+    },
+  };
+}
