@@ -93,7 +93,7 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
     await waitFor(() => expect(text('error')).toMatch(/loginWithEmailPassword was rejected/));
     expect(text('status')).toBe('unauthenticated');
     fireEvent.click(screen.getByText('login'));
-    await waitFor(() => expect(text('status')).toBe('authenticated'));
+    await waitFor(() => expect(text('me')).toBe('admin@demo.test'));
     expect(text('error')).toBe('-');
   });
 
