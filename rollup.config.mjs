@@ -3,14 +3,15 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 const src = fileURLToPath(new URL('./src/', import.meta.url));
-const reactSrc = `${src}react/`;
+// Entries beside the core refer to it through `./index`, never through a copy of it.
+const satellites = ['react', 'service'].map((name) => `${src}${name}/`);
+const inSatellite = (id) => satellites.some((dir) => id.startsWith(dir));
 
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
-// The React entry refers to the core through `./index`, never through a copy of it.
-const reactExternal = (id, importer, isResolved) =>
-  isBare(id) || (isResolved ? id.startsWith(src) && !id.startsWith(reactSrc) : importer?.startsWith(reactSrc) && id.startsWith('../'));
+const satelliteExternal = (id, importer, isResolved) =>
+  isBare(id) || (isResolved ? id.startsWith(src) && !inSatellite(id) : inSatellite(importer ?? '') && id.startsWith('../'));
 const toCore = (extension) => (id) => (id.startsWith(src) ? `./index.${extension}` : id);
 
 const js = (input, external, name) => ({
@@ -35,7 +36,9 @@ const types = (input, external, name) => ({
 
 export default [
   js('src/index.ts', isBare, 'index'),
-  js('src/react/index.ts', reactExternal, 'react'),
   types('src/index.ts', isBare, 'index'),
-  types('src/react/index.ts', reactExternal, 'react'),
+  ...['react', 'service'].flatMap((name) => [
+    js(`src/${name}/index.ts`, satelliteExternal, name),
+    types(`src/${name}/index.ts`, satelliteExternal, name),
+  ]),
 ];

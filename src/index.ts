@@ -1,5 +1,12 @@
 export { createTokenAuth, type TokenAuth, type TokenAuthOptions } from './createTokenAuth';
 export { createMemoryTokenStore } from './core/createMemoryTokenStore';
+export { createBroadcastTokenStore, type BroadcastTokenStoreOptions } from './core/createBroadcastTokenStore';
+export {
+  createSplitTokenStore,
+  type SecretSlot,
+  type SplitTokenStoreOptions,
+  type WebStorageLike,
+} from './core/createSplitTokenStore';
 export type { TokenPair, TokenStore, MaybePromise } from './core/TokenStore';
 export type { TokenAuthState, TokenUser } from './core/TokenAuthState';
 export {
@@ -10,6 +17,7 @@ export {
   type RefreshTrigger,
 } from './core/TokenSession';
 export { type Clock, systemClock } from './core/Clock';
+export { type Lock, createLock } from './core/lock';
 export { getTokenSchedule, type TokenSchedule, type TimingClaims } from './core/getTokenSchedule';
 export { decodeAccessToken, type TokenClaims } from './core/readTokenPair';
 export { AuthRequestError } from './core/AuthRequestError';

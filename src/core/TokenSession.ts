@@ -2,7 +2,9 @@ import { AuthRejectedError } from './AuthRejectedError';
 import { LOGIN, LOGOUT, REFRESH } from './authDocuments';
 import { type Clock, systemClock } from './Clock';
 import { createMemoryTokenStore } from './createMemoryTokenStore';
+import { assertNotLocalStorage } from './createSplitTokenStore';
 import { getTokenSchedule, type TokenSchedule } from './getTokenSchedule';
+import { type Lock, lockFor } from './lock';
 import { type AuthTransport, postAuthMutation } from './postAuthMutation';
 import { decodeAccessToken, readTokenPair, type TokenClaims } from './readTokenPair';
 import { RefreshTimer } from './RefreshTimer';
@@ -15,7 +17,7 @@ export interface TokenSessionOptions {
   /** The GraphQL endpoint that serves `loginWithEmailPassword`, `refreshToken` and `logout`. */
   uri: string;
   /**
-   * Where the pair is kept.
+   * Where the pair is kept. `window.localStorage` is refused with an error, as the spec forbids it.
    * @defaultValue `createMemoryTokenStore()`
    */
   store?: TokenStore;
@@ -55,6 +57,24 @@ export interface TokenSessionOptions {
    * @defaultValue `systemClock`
    */
   clock?: Clock;
+  /**
+   * Serializes refreshes between the sessions that share a store; inside it the store is read again, and a
+   * pair another session already rotated is adopted instead of refreshed.
+   * @defaultValue Web Locks where they exist (every tab of the origin), else a lock shared by the sessions of
+   * this realm that share the store object
+   */
+  lock?: Lock;
+  /**
+   * The name of the lock. Sessions of different users or services that share nothing may use different names.
+   * @defaultValue `'apollo-link-token-pair'`
+   */
+  lockName?: string;
+  /**
+   * Refresh when the page becomes visible, the browser comes back online, or the window gets focus, if the
+   * proactive refresh is due by then: background tabs throttle timers and laptops sleep.
+   * @defaultValue `true` (only where `window` exists)
+   */
+  refreshOnResume?: boolean;
 }
 
 /** What {@link TokenSessionOptions.onSessionEnd} receives. */
@@ -67,26 +87,34 @@ export interface SessionEndEvent {
 
 /**
  * What started a refresh: the proactive timer (or its retry after a transient failure), an operation answered
- * `TOKEN_EXPIRED`, an operation whose token was already dead by the local clock, `refresh()`, or a restored
- * pair whose access token was dead.
+ * `TOKEN_EXPIRED`, an operation whose token was already dead by the local clock, `refresh()`, a restored pair
+ * whose access token was dead, or the page coming back (visible, online, focused) after the refresh was due.
  */
-export type RefreshTrigger = 'proactive' | 'token-expired' | 'expired-locally' | 'manual' | 'restore';
+export type RefreshTrigger = 'proactive' | 'token-expired' | 'expired-locally' | 'manual' | 'restore' | 'resume';
 
 /** What {@link TokenSessionOptions.onRefresh} receives. */
 export interface RefreshEvent {
   /** What started the refresh; later callers joined it. */
   readonly trigger: RefreshTrigger;
   /**
-   * `rotated`: a new pair is in use. `rejected`: the session ended. `failed`: a transient failure, the session
+   * `rotated`: a new pair is in use. `adopted`: another session sharing the store had rotated already, and its
+   * pair is in use, with no request. `rejected`: the session ended. `failed`: a transient failure, the session
    * is kept. `superseded`: the session ended or was replaced while the request was out.
    */
-  readonly outcome: 'rotated' | 'rejected' | 'failed' | 'superseded';
+  readonly outcome: 'rotated' | 'adopted' | 'rejected' | 'failed' | 'superseded';
   /** The failure, for `rejected` and `failed`. */
   readonly error?: unknown;
 }
 
-// What a refresh request brought back: a readable pair, or an answer that spent the old token unusably.
-type Rotation = { pair: TokenPair; claims: TokenClaims; receivedAt: number } | { unusable: unknown };
+// What a refresh came to, decided inside the lock: a new pair from the service; a pair another session had
+// stored already; an empty store (another session ended it); an answer that spent the old token unusably; or
+// nothing at all, because this session ended while it waited for the lock.
+type Rotation =
+  | { kind: 'rotated'; pair: TokenPair; claims: TokenClaims; receivedAt: number }
+  | { kind: 'adopted'; pair: TokenPair }
+  | { kind: 'gone' }
+  | { kind: 'unusable'; error: unknown }
+  | { kind: 'skipped' };
 
 interface Session {
   readonly pair: TokenPair;
@@ -97,6 +125,8 @@ interface Session {
 const LOADING: TokenAuthState = { status: 'loading', user: null };
 const SIGNED_OUT: TokenAuthState = { status: 'unauthenticated', user: null };
 const MAX_RETRY_DELAY = 30_000;
+// How many refresh tokens this session remembers having spent, so it never adopts one again.
+const SPENT_MEMORY = 16;
 
 /**
  * The token state that the links, the timer and the React binding share: the pair, the single in-flight
@@ -119,6 +149,10 @@ export class TokenSession {
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #listeners = new Set<() => void>();
   readonly #timer: RefreshTimer;
+  readonly #lock: Lock;
+  readonly #lockName: string;
+  readonly #spent = new Set<string>();
+  readonly #teardown: Array<() => void> = [];
 
   #state: TokenAuthState = LOADING;
   #current: Session | null = null;
@@ -130,6 +164,7 @@ export class TokenSession {
   #disposed = false;
 
   constructor(options: TokenSessionOptions) {
+    assertNotLocalStorage(options.store);
     this.#store = options.store ?? createMemoryTokenStore();
     this.#clock = options.clock ?? systemClock;
     this.#transport = {
@@ -149,9 +184,14 @@ export class TokenSession {
         if (!SessionEndedError.is(error)) this.#report(error);
       });
     });
+    this.#lock = options.lock ?? lockFor(this.#store);
+    this.#lockName = options.lockName ?? 'apollo-link-token-pair';
     this.#restoring = this.#restore().finally(() => {
       this.#restoring = null;
     });
+    const unsubscribe = this.#store.subscribe?.(() => void this.#follow());
+    if (unsubscribe) this.#teardown.push(unsubscribe);
+    if (options.refreshOnResume !== false) this.#listenForResume();
   }
 
   /** The current state; the same object until the next change, as `useSyncExternalStore` needs. */
@@ -205,7 +245,7 @@ export class TokenSession {
     if (inflight) {
       try {
         const rotation = await inflight.rotation;
-        if ('pair' in rotation) pair = rotation.pair;
+        if (rotation.kind === 'rotated' || rotation.kind === 'adopted') pair = rotation.pair;
       } catch {
         // The rotation failed, so the pair we had is still the one to revoke.
       }
@@ -283,6 +323,7 @@ export class TokenSession {
     this.#disposed = true;
     this.#timer.cancel();
     this.#listeners.clear();
+    for (const teardown of this.#teardown.splice(0)) teardown();
   };
 
   #refresh(trigger: RefreshTrigger): Promise<void> {
@@ -290,26 +331,25 @@ export class TokenSession {
     const current = this.#current;
     if (!current) return Promise.reject(new SessionEndedError('no-session'));
     const epoch = this.#epoch;
-    const rotation: Promise<Rotation> = postAuthMutation(this.#transport, 'refreshToken', REFRESH, {
-      token: current.pair.refreshToken,
-    }).then((data) => {
-      try {
-        return { ...readTokenPair(data, 'refreshToken'), receivedAt: this.#clock.now() };
-      } catch (error) {
-        return { unusable: error };
-      }
-    });
+    const rotation = this.#lock(this.#lockName, () => this.#rotate(current.pair, epoch));
     const done = rotation
       .then(
-        async (rotated) => {
+        (rotated) => {
           if (epoch !== this.#epoch) return this.#superseded(trigger);
-          // The server answered with a pair, so the old refresh token is spent; resubmitting it would be
-          // taken as reuse. A pair we cannot read ends the session instead.
-          if ('unusable' in rotated) return this.#rejected(trigger, rotated.unusable);
-          this.#activate(this.#toSession(rotated.pair, rotated.claims, rotated.receivedAt, current.user));
-          await this.#persist(epoch, rotated.pair);
-          if (epoch !== this.#epoch) return this.#superseded(trigger);
-          this.#notify(this.#onRefresh, { trigger, outcome: 'rotated' });
+          switch (rotated.kind) {
+            case 'rotated':
+              this.#activate(this.#toSession(rotated.pair, rotated.claims, rotated.receivedAt, current.user));
+              return this.#notify(this.#onRefresh, { trigger, outcome: 'rotated' });
+            case 'adopted':
+              this.#activate(this.#fromStore(rotated.pair, current.user));
+              return this.#notify(this.#onRefresh, { trigger, outcome: 'adopted' });
+            case 'gone':
+              this.#notify(this.#onRefresh, { trigger, outcome: 'superseded' });
+              throw this.#end('logout');
+            default:
+              // 'unusable': the service has spent the old refresh token and sent nothing we can use.
+              return this.#rejected(trigger, rotated.kind === 'unusable' ? rotated.error : undefined);
+          }
         },
         (error: unknown) => {
           if (epoch !== this.#epoch) return this.#superseded(trigger, error);
@@ -324,6 +364,76 @@ export class TokenSession {
       });
     this.#inflight = { done, rotation };
     return done;
+  }
+
+  // Runs under the lock. The store is read again first: a session sharing it may have rotated or ended the
+  // pair while this one waited. The new pair is stored before the lock is released, so the next holder reads it.
+  async #rotate(pair: TokenPair, epoch: number): Promise<Rotation> {
+    if (epoch !== this.#epoch) return { kind: 'skipped' };
+    const stored = await this.#read();
+    if (epoch !== this.#epoch) return { kind: 'skipped' };
+    if (stored === null) return { kind: 'gone' };
+    if (stored && this.#isNewer(stored, pair)) return { kind: 'adopted', pair: stored };
+    this.#remember(pair.refreshToken);
+    let data: unknown;
+    try {
+      data = await postAuthMutation(this.#transport, 'refreshToken', REFRESH, { token: pair.refreshToken });
+    } catch (error) {
+      if (AuthRejectedError.is(error)) {
+        // Rejected as reused: another session may have won a race the lock could not see (one that shares the
+        // store but not the lock). Its pair, if stored, is good.
+        const winner = await this.#read();
+        if (winner && this.#isNewer(winner, pair)) return { kind: 'adopted', pair: winner };
+      }
+      throw error;
+    }
+    let rotated: Rotation;
+    try {
+      rotated = { kind: 'rotated', ...readTokenPair(data, 'refreshToken'), receivedAt: this.#clock.now() };
+    } catch (error) {
+      return { kind: 'unusable', error };
+    }
+    await this.#persist(epoch, rotated.pair);
+    return rotated;
+  }
+
+  // Follows a change another session made to the shared store: a rotation, a login, or a logout.
+  async #follow(): Promise<void> {
+    if (this.#inflight || this.#restoring || this.#disposed) return;
+    const epoch = this.#epoch;
+    const stored = await this.#read();
+    // A refresh of this session's own reads the store under the lock and settles the matter itself.
+    if (epoch !== this.#epoch || this.#inflight || stored === undefined) return;
+    const current = this.#current;
+    if (stored === null) {
+      if (current) this.#end('logout');
+      return;
+    }
+    if (current && !this.#isNewer(stored, current.pair)) return;
+    this.#epoch++;
+    this.#activate(this.#fromStore(stored, current?.user));
+  }
+
+  // The stored pair, `null` when the store is empty, or `undefined` when it cannot be read.
+  async #read(): Promise<TokenPair | null | undefined> {
+    try {
+      const stored = await this.#store.get();
+      return isTokenPair(stored) ? stored : null;
+    } catch (error) {
+      this.#report(error);
+      return undefined;
+    }
+  }
+
+  // A stored pair replaces ours only if it is another pair and not one this session has already spent: a
+  // store whose write failed may still hold a spent pair, and adopting it would spend it again.
+  #isNewer(stored: TokenPair, ours: TokenPair): boolean {
+    return stored.refreshToken !== ours.refreshToken && !this.#spent.has(stored.refreshToken);
+  }
+
+  #remember(refreshToken: string): void {
+    this.#spent.add(refreshToken);
+    if (this.#spent.size > SPENT_MEMORY) this.#spent.delete(this.#spent.values().next().value!);
   }
 
   #rejected(trigger: RefreshTrigger, error: unknown): never {
@@ -342,7 +452,7 @@ export class TokenSession {
   // Resolves the stored pair, even when a login or logout made it moot meanwhile.
   async #restore(): Promise<TokenPair | null> {
     const epoch = this.#epoch;
-    let stored: TokenPair | null | undefined;
+    let stored: unknown;
     try {
       stored = await this.#store.get();
     } catch (error) {
@@ -355,14 +465,7 @@ export class TokenSession {
       this.#publish(SIGNED_OUT);
       return null;
     }
-    let claims: TokenClaims;
-    try {
-      claims = decodeAccessToken(pair.accessToken);
-    } catch {
-      // The refresh token may still be good: treat the access token as dead and renew the pair.
-      claims = { exp: 0 };
-    }
-    const session = this.#toSession(pair, claims);
+    const session = this.#fromStore(pair);
     if (!session.schedule || this.#clock.now() < session.schedule.expiresAt) {
       this.#activate(session);
       return pair;
@@ -376,6 +479,39 @@ export class TokenSession {
       if (!SessionEndedError.is(error)) this.#report(error);
     }
     return pair;
+  }
+
+  // A pair that was not received just now: timed by its exp against the local clock.
+  #fromStore(pair: TokenPair, known?: TokenUser): Session {
+    let claims: TokenClaims;
+    try {
+      claims = decodeAccessToken(pair.accessToken);
+    } catch {
+      // The refresh token may still be good: treat the access token as dead and renew the pair.
+      claims = { exp: 0 };
+    }
+    // Another session may have logged in as someone else: keep what the login said only for the same user.
+    return this.#toSession(pair, claims, undefined, known && known.id === String(claims.sub ?? known.id) ? known : undefined);
+  }
+
+  #listenForResume(): void {
+    const target = globalThis as unknown as Partial<Window>;
+    if (typeof target.addEventListener !== 'function' || typeof target.document === 'undefined') return;
+    const resume = () => {
+      const due = this.#current?.schedule?.refreshAt;
+      if (this.#inflight || due === undefined || this.#clock.now() < due) return;
+      if (target.document?.visibilityState === 'hidden') return;
+      this.#refresh('resume').catch((error) => {
+        if (!SessionEndedError.is(error)) this.#report(error);
+      });
+    };
+    const events = ['online', 'focus'] as const;
+    for (const event of events) target.addEventListener(event, resume);
+    target.document.addEventListener('visibilitychange', resume);
+    this.#teardown.push(() => {
+      for (const event of events) target.removeEventListener?.(event, resume);
+      target.document?.removeEventListener('visibilitychange', resume);
+    });
   }
 
   #toSession(pair: TokenPair, claims: TokenClaims, receivedAt?: number, known?: Partial<TokenUser>): Session {

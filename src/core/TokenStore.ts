@@ -40,4 +40,10 @@ export interface TokenStore {
   set(pair: TokenPair): MaybePromise<void>;
   /** Forgets the stored pair. */
   clear(): MaybePromise<void>;
+  /**
+   * Calls `listener` when the stored pair may have changed, by this session or another one sharing the store
+   * (another instance, another tab); returns the function that stops it. Optional: sessions that share a store
+   * with it follow each other's logins, refreshes and logouts at once, instead of at their next refresh.
+   */
+  subscribe?(listener: () => void): () => void;
 }

@@ -3,6 +3,9 @@ import type { TokenPair, TokenStore } from './TokenStore';
 /**
  * Creates the default {@link TokenStore}: the pair lives in this process's memory only.
  *
+ * @remarks
+ * Several sessions may share one: they then refresh under one lock and follow each other's changes.
+ *
  * @param initial - A pair to start with, for example one loaded from secure storage.
  *
  * @example
@@ -12,13 +15,18 @@ import type { TokenPair, TokenStore } from './TokenStore';
  */
 export function createMemoryTokenStore(initial: TokenPair | null = null): TokenStore {
   let pair = initial;
+  const listeners = new Set<() => void>();
+  const write = (next: TokenPair | null) => {
+    pair = next;
+    for (const listener of listeners) listener();
+  };
   return {
     get: () => pair,
-    set: (next) => {
-      pair = next;
-    },
-    clear: () => {
-      pair = null;
+    set: write,
+    clear: () => write(null),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

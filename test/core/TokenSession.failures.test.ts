@@ -123,7 +123,7 @@ describe('a fetch that ignores its abort signal', () => {
     const waiting = session.refresh().catch((e: unknown) => e);
     const { session: deafSession } = setup({ fetch: deaf, refreshTimeout: 1_000, store: createMemoryTokenStore(makePair('x')) });
     const token = deafSession.refresh().catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(2_000);
     expect(await token).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken got no answer within 1000 ms.' });
     expect(await waiting).toBeUndefined();
     expect(session.getState().status).toBe('authenticated');
@@ -147,8 +147,10 @@ describe('logout while a refresh is storing its pair', () => {
     const waiter = session.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     expect(stub.of('refreshToken')).toHaveLength(1);
-    await session.logout();
+    const logout = session.logout();
+    expect(session.getState().status).toBe('unauthenticated');
     release();
+    await logout;
     expect(await waiter).toMatchObject({ name: 'SessionEndedError', reason: 'logout' });
     await vi.advanceTimersByTimeAsync(0);
     expect(pair).toBeNull();

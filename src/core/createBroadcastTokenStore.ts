@@ -1,0 +1,147 @@
+import type { TokenPair, TokenStore } from './TokenStore';
+
+/** Options of {@link createBroadcastTokenStore}. */
+export interface BroadcastTokenStoreOptions {
+  /**
+   * The `BroadcastChannel` name: stores with the same name on one origin share one pair.
+   * @defaultValue `'apollo-link-token-pair'`
+   */
+  name?: string;
+  /**
+   * How long a read waits for the other tabs to answer, in ms. A tab that does not answer in time (frozen,
+   * closed without a goodbye) is no longer waited for. The first read, made before any tab is known, waits at
+   * most 50 ms for the first answer; a later answer is still taken, and the session follows it.
+   * @defaultValue `150`
+   */
+  timeout?: number;
+}
+
+type Message =
+  | { type: 'set'; from: string; version: Version; pair: TokenPair | null }
+  | { type: 'ask'; from: string; id: number }
+  | { type: 'state'; from: string; id: number; version: Version; pair: TokenPair | null }
+  | { type: 'bye'; from: string };
+
+interface Wait {
+  readonly any: boolean;
+  readonly pending: Set<string>;
+  done(): void;
+}
+
+// A write's place in the order of all writes: a counter, ties broken by the writer's id.
+type Version = readonly [count: number, writer: string];
+
+const after = (a: Version, b: Version) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+
+/**
+ * Creates a {@link TokenStore} that keeps the pair in memory and shares it with the other tabs of the origin
+ * through a `BroadcastChannel`: a tab opened later joins the session, and a login, refresh or logout in one tab
+ * reaches all of them. Nothing is written to disk or `localStorage`, as the spec asks; closing the last tab
+ * ends the session.
+ *
+ * @remarks
+ * Reads ask every known tab for its pair and wait for all of them (at most `timeout`), so a read under the
+ * refresh lock sees a rotation that the previous holder made: each tab posts its write before it answers.
+ * Where `BroadcastChannel` does not exist (server-side rendering), it is a plain memory store.
+ *
+ * @example
+ * ```ts
+ * const auth = createTokenAuth({ uri, store: createBroadcastTokenStore() });
+ * ```
+ */
+export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = {}): TokenStore & { close(): void } {
+  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const timeout = options.timeout ?? 150;
+  const listeners = new Set<() => void>();
+  const peers = new Set<string>();
+  const waits = new Map<number, Wait>();
+  let pair: TokenPair | null = null;
+  let version: Version = [0, ''];
+  let asks = 0;
+  let asked = false;
+  let closed = false;
+
+  const channel =
+    typeof BroadcastChannel === 'function' ? new BroadcastChannel(options.name ?? 'apollo-link-token-pair') : undefined;
+  (channel as { unref?: () => void } | undefined)?.unref?.();
+  const post = (message: Message) => channel?.postMessage(message);
+
+  const apply = (next: TokenPair | null, at: Version) => {
+    if (!after(at, version)) return;
+    version = at;
+    pair = next;
+    for (const listener of listeners) listener();
+  };
+
+  channel?.addEventListener('message', (event) => {
+    const message = (event as MessageEvent<Message>).data;
+    if (message.type === 'bye') {
+      peers.delete(message.from);
+      for (const wait of waits.values()) settle(wait, message.from);
+      return;
+    }
+    peers.add(message.from);
+    if (message.type === 'ask') {
+      post({ type: 'state', from: id, id: message.id, version, pair });
+      return;
+    }
+    apply(message.pair, message.version);
+    const wait = message.type === 'state' ? waits.get(message.id) : undefined;
+    if (wait) settle(wait, message.from);
+  });
+
+  function settle(wait: Wait, from: string) {
+    wait.pending.delete(from);
+    if (wait.any || wait.pending.size === 0) wait.done();
+  }
+
+  function ask(): Promise<void> {
+    // Until it has asked once, a tab knows no peers: it then takes the first answer instead of waiting for all.
+    const any = !asked;
+    asked = true;
+    if (!channel || (!any && peers.size === 0)) return Promise.resolve();
+    const n = ++asks;
+    return new Promise<void>((resolve) => {
+      const wait: Wait = {
+        any,
+        pending: new Set(peers),
+        done() {
+          clearTimeout(timer);
+          waits.delete(n);
+          // Whoever did not answer is gone or frozen: the next read does not wait for it.
+          if (!any) for (const peer of wait.pending) peers.delete(peer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(wait.done, any ? Math.min(timeout, 50) : timeout);
+      waits.set(n, wait);
+      post({ type: 'ask', from: id, id: n });
+    });
+  }
+
+  const write = (next: TokenPair | null) => {
+    const at: Version = [version[0] + 1, id];
+    post({ type: 'set', from: id, version: at, pair: next });
+    apply(next, at);
+  };
+
+  return {
+    async get() {
+      await ask();
+      return pair;
+    },
+    set: write,
+    clear: () => write(null),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      post({ type: 'bye', from: id });
+      channel?.close();
+      listeners.clear();
+    },
+  };
+}

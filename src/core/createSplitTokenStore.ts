@@ -1,0 +1,111 @@
+import type { MaybePromise, TokenPair, TokenStore } from './TokenStore';
+
+/**
+ * One secret slot in secure storage: React Native Keychain, Expo SecureStore, Electron `safeStorage` over a
+ * file, a server's secret store. It holds the refresh token only.
+ */
+export interface SecretSlot {
+  /** The stored secret, or `null`/`undefined` when there is none. */
+  get(): MaybePromise<string | null | undefined>;
+  /** Replaces the secret. */
+  set(value: string): MaybePromise<void>;
+  /** Removes the secret. */
+  delete(): MaybePromise<void>;
+}
+
+/** The Web Storage shape (`getItem`/`setItem`/`removeItem`), accepted for convenience with a key. */
+export interface WebStorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** Options of {@link createSplitTokenStore}. */
+export interface SplitTokenStoreOptions {
+  /** The key under which a Web Storage-like object keeps the refresh token. @defaultValue `'refreshToken'` */
+  key?: string;
+  /**
+   * Accept `window.localStorage` as the secret storage. The spec forbids it: any script on the page can read
+   * it, and it outlives the session. Only for throwaway demos.
+   * @defaultValue `false`
+   */
+  dangerouslyAllowLocalStorage?: boolean;
+}
+
+/**
+ * Creates the {@link TokenStore} the spec describes: the access token in memory, the refresh token in secure
+ * storage. After a restart the access token is gone, so the session refreshes first (and knows its role again
+ * from the new token).
+ *
+ * @throws An `Error` when handed `window.localStorage`, unless `dangerouslyAllowLocalStorage` is set.
+ *
+ * @example Expo SecureStore:
+ * ```ts
+ * const store = createSplitTokenStore({
+ *   get: () => SecureStore.getItemAsync('refreshToken'),
+ *   set: (value) => SecureStore.setItemAsync('refreshToken', value),
+ *   delete: () => SecureStore.deleteItemAsync('refreshToken'),
+ * });
+ * ```
+ */
+export function createSplitTokenStore(
+  secure: SecretSlot | WebStorageLike,
+  options: SplitTokenStoreOptions = {},
+): TokenStore {
+  assertNotLocalStorage(secure, options.dangerouslyAllowLocalStorage);
+  const slot = 'getItem' in secure ? fromWebStorage(secure, options.key ?? 'refreshToken') : secure;
+  let memory: TokenPair | null = null;
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+  return {
+    async get() {
+      const refreshToken = await slot.get();
+      if (!refreshToken) return null;
+      return { accessToken: memory?.refreshToken === refreshToken ? memory.accessToken : '', refreshToken };
+    },
+    async set(pair) {
+      memory = pair;
+      await slot.set(pair.refreshToken);
+      changed();
+    },
+    async clear() {
+      memory = null;
+      await slot.delete();
+      changed();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * Throws when `storage` is the browser's `localStorage`, where the spec forbids keeping the refresh token,
+ * unless the caller opted in by name.
+ */
+export function assertNotLocalStorage(storage: unknown, dangerouslyAllowed = false): void {
+  let local: unknown;
+  try {
+    local = (globalThis as { localStorage?: unknown }).localStorage;
+  } catch {
+    // Reading localStorage throws where storage is blocked: then it cannot be the one handed in.
+  }
+  if (!dangerouslyAllowed && local !== undefined && storage === local) {
+    throw new Error(
+      'apollo-link-token-pair: window.localStorage must not hold the refresh token (the spec forbids it: any script ' +
+        'on the page can read it). Use memory (the default), createBroadcastTokenStore() to share a session ' +
+        'between tabs, or secure storage; pass { dangerouslyAllowLocalStorage: true } only for a throwaway demo.',
+    );
+  }
+}
+
+function fromWebStorage(storage: WebStorageLike, key: string): SecretSlot {
+  return {
+    get: () => storage.getItem(key),
+    set: (value) => storage.setItem(key, value),
+    delete: () => storage.removeItem(key),
+  };
+}

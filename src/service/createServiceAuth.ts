@@ -1,0 +1,117 @@
+import { ApolloLink } from '@apollo/client';
+import { Observable, type Subscription } from 'rxjs';
+import { createTokenAuth, type TokenAuth, type TokenAuthOptions } from '../createTokenAuth';
+import { SessionEndedError } from '../core/SessionEndedError';
+import type { TokenUser } from '../core/TokenAuthState';
+import type { MaybePromise } from '../core/TokenStore';
+
+/** The account a server-side integration logs in with. */
+export interface ServiceCredentials {
+  readonly email: string;
+  readonly password: string;
+}
+
+/** Options of {@link createServiceAuth}. */
+export interface ServiceAuthOptions extends TokenAuthOptions {
+  /**
+   * Where the credentials come from, asked at every login so a rotated password is picked up. Keep them out
+   * of code: environment variables or a secret manager.
+   */
+  credentials: () => MaybePromise<ServiceCredentials>;
+}
+
+/** A {@link TokenAuth} that logs itself in, and in again. See {@link createServiceAuth}. */
+export interface ServiceAuth extends TokenAuth {
+  /** Logs in now, so bad credentials fail at start-up rather than at the first operation. */
+  start(): Promise<{ user: TokenUser }>;
+}
+
+/**
+ * A session for a server-side integration: it logs in from the credentials it is given, refreshes
+ * proactively, and logs in again by itself when the refresh token has expired or been revoked (the spec: after
+ * the refresh token expires, log in again). Operations wait for that login and run once more if the session
+ * ended under them.
+ *
+ * @remarks
+ * The spec recommends a dedicated user with a custom role limited to the minimum required permissions for
+ * integrations, not the owner's account. Nothing here logs credentials or tokens; failures that nobody awaits
+ * go to `onError`. Each worker process keeps its own session: pass a shared `store` and `lock` (a Redis or
+ * file lock) only if workers must share one.
+ *
+ * @example
+ * ```ts
+ * const auth = createServiceAuth({
+ *   uri,
+ *   credentials: () => ({ email: process.env.API_EMAIL!, password: process.env.API_PASSWORD! }),
+ * });
+ * await auth.start();
+ * const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache });
+ * ```
+ */
+export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
+  let signingIn: Promise<{ user: TokenUser }> | null = null;
+  let disposed = false;
+
+  const signIn = () =>
+    (signingIn ??= (async () => {
+      const { email, password } = await options.credentials();
+      return auth.login(email, password);
+    })().finally(() => {
+      signingIn = null;
+    }));
+
+  const auth = createTokenAuth({
+    ...options,
+    onSessionEnd(event) {
+      options.onSessionEnd?.(event);
+      if (event.reason === 'rejected' && !disposed) signIn().catch((error: unknown) => options.onError?.(error));
+    },
+  });
+
+  // Waits for a login in progress (or starts one when signed out), and runs an operation once more when the
+  // session ended under it: the login that follows gives it a new token.
+  const relogin = new ApolloLink(
+    (operation, forward) =>
+      new Observable((observer) => {
+        let closed = false;
+        let retried = false;
+        let sub: Subscription | undefined;
+        const run = () => {
+          if (!signingIn && auth.getState().status === 'authenticated') return subscribe();
+          // Still loading, signed out, or signing in: wait for a token, and sign in when there is none.
+          const ready = signingIn ?? auth.getAccessToken().then((token) => (token === null ? signIn() : undefined));
+          ready.then(subscribe, (error: unknown) => {
+            if (!closed) observer.error(error);
+          });
+        };
+        const subscribe = () => {
+          if (closed) return;
+          sub = forward(operation).subscribe({
+            next: (result) => observer.next(result),
+            complete: () => observer.complete(),
+            error(error: unknown) {
+              if (!retried && SessionEndedError.is(error) && error.reason !== 'logout') {
+                retried = true;
+                run();
+              } else observer.error(error);
+            },
+          });
+        };
+        run();
+        return () => {
+          closed = true;
+          sub?.unsubscribe();
+        };
+      }),
+  );
+
+  return {
+    ...auth,
+    link: ApolloLink.from([relogin, auth.link]),
+    start: signIn,
+    dispose() {
+      disposed = true;
+      auth.dispose();
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export {
+  createServiceAuth,
+  type ServiceAuth,
+  type ServiceAuthOptions,
+  type ServiceCredentials,
+} from './createServiceAuth';

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLock, createMemoryTokenStore, TokenSession, type TokenStore } from '../../src';
+import { createFetchStub, rejection } from '../helpers/fetchStub';
+import { TIME } from '../helpers/session';
+
+const { T0 } = TIME;
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: T0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Two sessions on one store (and so, by default, one lock), each with its own view of the same fake server. */
+async function twoSessions(options: { store?: TokenStore; lockB?: ReturnType<typeof createLock> } = {}) {
+  const stub = createFetchStub({ auto: true });
+  const store = options.store ?? createMemoryTokenStore();
+  const onRefreshA = vi.fn();
+  const onRefreshB = vi.fn();
+  const a = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onRefresh: onRefreshA });
+  const b = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onRefresh: onRefreshB, ...(options.lockB && { lock: options.lockB }) });
+  await vi.advanceTimersByTimeAsync(0);
+  await a.login('a@b.test', 'pw');
+  await vi.advanceTimersByTimeAsync(0);
+  stub.calls.length = 0;
+  return { a, b, stub, store, onRefreshA, onRefreshB };
+}
+
+describe('sessions that share a store', () => {
+  it('follow a login made by the other', async () => {
+    const { a, b } = await twoSessions();
+    expect(b.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1', role: 'ADMIN' } });
+    expect(await b.getAccessToken()).toBe(await a.getAccessToken());
+  });
+
+  it('spend the refresh token once between them and the second adopts the new pair', async () => {
+    const { a, b, stub, onRefreshB } = await twoSessions();
+    await Promise.all([a.refresh(), b.refresh(), a.refresh(), b.refresh()]);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    expect(await b.getAccessToken()).toBe(await a.getAccessToken());
+    expect(onRefreshB).toHaveBeenCalledWith({ trigger: 'manual', outcome: 'adopted' });
+  });
+
+  it('follow a refresh made by the other at once, header and timer included', async () => {
+    const { a, b, stub } = await twoSessions();
+    await a.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.accessToken()).toBe(a.accessToken());
+    expect(b.getState().refreshAt).toBe(a.getState().refreshAt);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+  });
+
+  it('end together when one logs out', async () => {
+    const { a, b } = await twoSessions();
+    await a.logout();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.getState().status).toBe('unauthenticated');
+    expect(b.accessToken()).toBeNull();
+  });
+
+  it('end a refresh waiting for the lock when the other logged out meanwhile, without a request', async () => {
+    const { a, b, stub } = await twoSessions();
+    stub.auto = false;
+    const refreshA = a.refresh();
+    const refreshB = b.refresh().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    const logout = a.logout();
+    stub.answer(stub.last('refreshToken'));
+    await refreshA.catch(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    stub.answer(stub.last('logout'));
+    await logout;
+    expect(await refreshB).toMatchObject({ name: 'SessionEndedError', reason: 'logout' });
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    expect(b.getState().status).toBe('unauthenticated');
+  });
+
+  it('adopt the winner after a reuse rejection when they do not share a lock', async () => {
+    const { a, b, stub } = await twoSessions({ lockB: createLock() });
+    stub.auto = false;
+    const refreshA = a.refresh();
+    const refreshB = b.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    const [first, second] = stub.of('refreshToken');
+    expect(second!.variables).toEqual(first!.variables);
+    stub.answer(first!);
+    await refreshA;
+    second!.respond(rejection('INVALID_REFRESH_TOKEN', 'Refresh token already used'));
+    await refreshB;
+    expect(b.getState().status).toBe('authenticated');
+    expect(b.accessToken()).toBe(a.accessToken());
+  });
+
+  it('never adopt a pair they have spent, even when the store still holds it', async () => {
+    let failWrites = false;
+    const memory = createMemoryTokenStore();
+    const store: TokenStore = {
+      get: memory.get,
+      set: (pair) => (failWrites ? Promise.reject(new Error('write failed')) : memory.set(pair)),
+      clear: memory.clear,
+    };
+    const stub = createFetchStub({ auto: true });
+    const session = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store });
+    await session.login('a@b.test', 'pw');
+    failWrites = true;
+    await session.refresh();
+    expect((await store.get())!.refreshToken).toBe('refresh-p1');
+    await session.refresh();
+    expect(stub.of('refreshToken').map((call) => call.variables.token)).toEqual(['refresh-p1', 'refresh-p2']);
+  });
+});

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createBroadcastTokenStore, createLock, TokenSession } from '../../src';
+import { createFetchStub } from '../helpers/fetchStub';
+import { makePair } from '../helpers/jwt';
+
+let channel = 0;
+const stores: Array<ReturnType<typeof createBroadcastTokenStore>> = [];
+afterEach(() => {
+  for (const store of stores.splice(0)) store.close();
+});
+
+/** Stores that stand for tabs: one BroadcastChannel name per test, real message passing. */
+function tabs(count: number, timeout = 100) {
+  const name = `test-${++channel}-${Date.now()}`;
+  const created = Array.from({ length: count }, () => createBroadcastTokenStore({ name, timeout }));
+  stores.push(...created);
+  return { name, stores: created };
+}
+
+describe('createBroadcastTokenStore', () => {
+  it('shares a pair written in one tab with the others, and tells their subscribers', async () => {
+    const { stores: [a, b] } = tabs(2);
+    const heard = vi.fn();
+    b!.subscribe!(heard);
+    const pair = makePair('shared');
+    await a!.set(pair);
+    await vi.waitFor(() => expect(heard).toHaveBeenCalled());
+    expect(await b!.get()).toEqual(pair);
+    await b!.clear();
+    await vi.waitFor(async () => expect(await a!.get()).toBeNull());
+  });
+
+  it('hands the pair to a tab opened later', async () => {
+    const { name, stores: [a] } = tabs(1);
+    const pair = makePair('early');
+    await a!.set(pair);
+    const late = createBroadcastTokenStore({ name, timeout: 100 });
+    stores.push(late);
+    expect(await late.get()).toEqual(pair);
+  });
+
+  it('waits at most 50 ms on the first read when it is the only tab, and not at all after', async () => {
+    const { stores: [alone] } = tabs(1, 5_000);
+    let started = performance.now();
+    expect(await alone!.get()).toBeNull();
+    expect(performance.now() - started).toBeLessThan(500);
+    await alone!.set(makePair('x'));
+    started = performance.now();
+    expect(await alone!.get()).toEqual(makePair('x'));
+    expect(performance.now() - started).toBeLessThan(20);
+  });
+
+  it('stops waiting for a tab that said goodbye', async () => {
+    const { stores: [a, b] } = tabs(2, 10_000);
+    await a!.get();
+    await b!.get();
+    b!.close();
+    const started = Date.now();
+    await a!.get();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('lets sessions in two tabs refresh once between them for 20 concurrent refreshes', async () => {
+    const { stores: [storeA, storeB] } = tabs(2);
+    const stub = createFetchStub({ auto: true });
+    const lock = createLock(); // what navigator.locks is across real tabs
+    const a = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeA, lock });
+    const b = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeB, lock });
+    await a.login('a@b.test', 'pw');
+    await vi.waitFor(() => expect(b.getState().status).toBe('authenticated'));
+    stub.calls.length = 0;
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).refresh()));
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    expect(b.accessToken()).toBe(a.accessToken());
+    await a.logout();
+    await vi.waitFor(() => expect(b.getState().status).toBe('unauthenticated'));
+    a.dispose();
+    b.dispose();
+  });
+});

@@ -1,0 +1,40 @@
+import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryTokenStore, createTokenAuth } from '../../src';
+import { createAuthServer } from '../../demo/server/createAuthServer';
+
+const PING = gql`
+  query Ping($n: Int) {
+    ping(n: $n)
+  }
+`;
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('two createTokenAuth instances sharing one store, over HTTP', () => {
+  it('40 concurrent operations on an expired token give one refresh, no reuse, 40 successes', async () => {
+    const server = createAuthServer();
+    const uri = await server.listen(0, '127.0.0.1');
+    cleanups.push(() => server.close());
+    const store = createMemoryTokenStore();
+    const instances = [0, 1].map(() => {
+      const auth = createTokenAuth({ uri, store });
+      cleanups.push(() => auth.dispose());
+      const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+      return { auth, client };
+    });
+    await instances[0]!.auth.login('admin@demo.test', 'admin-pass');
+    expect(instances[1]!.auth.getState().status).toBe('authenticated');
+    server.expireAllAccessTokens();
+    server.resetStats();
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, n) => instances[n % 2]!.client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
+    expect(await instances[1]!.auth.getAccessToken()).toBe(await instances[0]!.auth.getAccessToken());
+  });
+});
