@@ -1,6 +1,6 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
-import { createTokenAuth } from 'apollo-link-token-pair';
+import { createBroadcastTokenStore, createTokenAuth } from 'apollo-link-token-pair';
 import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -10,13 +10,16 @@ import { createEventLog } from './eventLog';
 const uri = '/graphql';
 const log = createEventLog();
 
-// The default memory store: a reload means a new login, as the spec's storage rule wants in a browser.
+// Memory shared between the open tabs (never localStorage, as the spec asks): a new tab joins the session,
+// and refreshes, logins and logouts reach every tab. Closing the last tab ends the session.
 const auth = createTokenAuth({
   uri,
+  store: createBroadcastTokenStore({ name: 'apollo-link-token-pair-demo' }),
   onRefresh({ trigger, outcome }) {
     if (outcome === 'rotated' && trigger === 'proactive') log.add('proactive', 'Proactive refresh before expiry');
     else if (outcome === 'rotated' && trigger === 'token-expired') log.add('replay', 'TOKEN_EXPIRED: pair refreshed once, operations replayed');
     else if (outcome === 'rotated') log.add('refresh', `Refreshed (${trigger})`);
+    else if (outcome === 'adopted') log.add('refresh', 'Another tab had refreshed already: its pair adopted, no request');
     else if (outcome === 'failed') log.add('error', `Refresh failed (${trigger}); session kept, retrying`);
   },
   onSessionEnd({ reason }) {
