@@ -1,8 +1,8 @@
-import { hasBrand, setBrand } from './brand';
+import { BrandedError } from './BrandedError';
 
 /**
- * Why a session ended: `logout` was called, or the service `rejected` the refresh token (used, revoked or
- * expired), or there was no session to begin with.
+ * Why a session ended: `logout` was called (here or in a session sharing the store), or the service
+ * `rejected` the refresh token (used, revoked or expired), or there was no session to begin with.
  */
 export type SessionEndReason = 'logout' | 'rejected' | 'no-session';
 
@@ -11,28 +11,25 @@ export type SessionEndReason = 'logout' | 'rejected' | 'no-session';
  * token was rejected, the user logged out while it waited, or nobody was logged in.
  *
  * @remarks
- * The app should show its login screen. `cause` holds the {@link AuthRejectedError} when the service
- * rejected the refresh token.
+ * The app should show its login screen. `cause` holds the `AuthRejectedError` when the service rejected the
+ * refresh token.
  */
-export class SessionEndedError extends Error {
+export class SessionEndedError extends BrandedError {
+  static override brand = 'SessionEndedError';
   /** Tells whether `error` is a {@link SessionEndedError}, even one from another copy of this package. */
-  static is(error: unknown): error is SessionEndedError {
-    return hasBrand(error, 'SessionEndedError');
-  }
+  declare static is: (error: unknown) => error is SessionEndedError;
 
-  /** Why the session ended. */
-  readonly reason: SessionEndReason;
-
-  constructor(reason: SessionEndReason, options?: { cause?: unknown }) {
-    super(MESSAGES[reason], { cause: options?.cause });
-    this.name = 'SessionEndedError';
-    this.reason = reason;
-    setBrand(this, 'SessionEndedError');
+  constructor(
+    /** Why the session ended. */
+    readonly reason: SessionEndReason,
+    cause?: unknown,
+  ) {
+    super(
+      reason === 'no-session'
+        ? 'No session to refresh: log in first.'
+        : `The session ended (${reason === 'logout' ? 'logout' : 'the refresh token was rejected'}): log in again.`,
+      SessionEndedError.brand,
+      cause,
+    );
   }
 }
-
-const MESSAGES: Record<SessionEndReason, string> = {
-  logout: 'The session ended: logout() was called while this operation waited for a token refresh.',
-  rejected: 'The session ended: the service rejected the refresh token (used, revoked or expired). Log in again.',
-  'no-session': 'There is no session to refresh: log in first.',
-};

@@ -446,7 +446,7 @@ export class TokenSession {
   // replaced it, or fail if there is none.
   #superseded(trigger: RefreshTrigger, cause?: unknown): void {
     this.#notify(this.#onRefresh, { trigger, outcome: 'superseded' });
-    if (!this.#current) throw new SessionEndedError('logout', { cause });
+    if (!this.#current) throw new SessionEndedError('logout', cause);
   }
 
   // Resolves the stored pair, even when a login or logout made it moot meanwhile.
@@ -537,7 +537,7 @@ export class TokenSession {
   // Returns the error that waiting operations receive.
   #end(reason: 'logout' | 'rejected', cause?: unknown): SessionEndedError {
     const hadSession = this.#current !== null;
-    const ended = new SessionEndedError(reason, { cause });
+    const ended = new SessionEndedError(reason, cause);
     const epoch = ++this.#epoch;
     this.#current = null;
     this.#inflight = null;

@@ -11,12 +11,9 @@ export interface AuthTransport {
   readonly clock: Clock;
 }
 
-// A GraphQL error with one of these codes, or under one of these statuses, is the server failing, not a
-// verdict on the credentials or token: ending a session over it would log users out during an outage.
-const SERVER_FAILURE_STATUSES = new Set([408, 429]);
-const SERVER_FAILURE_CODES = new Set(['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE']);
-
-type GraphQLErrorShape = AuthRejectedError['errors'][number];
+// A GraphQL error with one of these codes, or under these statuses, is the server failing, not a verdict on
+// the credentials or token: ending a session over it would log users out during an outage.
+const SERVER_FAILURE = /^(408|429|5\d\d|INTERNAL_SERVER_ERROR|SERVICE_UNAVAILABLE)$/;
 
 /**
  * Posts one auth mutation and returns `data[field]`.
@@ -25,8 +22,8 @@ type GraphQLErrorShape = AuthRejectedError['errors'][number];
  * Sent straight with `fetch`, outside the Apollo link chain, so it never meets the replay logic.
  *
  * @throws {@link AuthRejectedError} when the service answers with GraphQL errors (a verdict);
- * {@link AuthRequestError} for a network failure, a timeout, HTTP 5xx, 408 or 429, a body that is not JSON, or an answer
- * without `data[field]`.
+ * {@link AuthRequestError} for a network failure, a timeout, HTTP 5xx, 408 or 429, a body that is not JSON, or
+ * an answer without `data[field]`.
  */
 export async function postAuthMutation(
   transport: AuthTransport,
@@ -38,73 +35,53 @@ export async function postAuthMutation(
   const { clock, timeout } = transport;
   const controller = new AbortController();
   let timer: unknown;
+  let status: number | undefined;
+  const fail = (why: string, cause?: unknown) => new AuthRequestError(`${field} ${why}.`, field, status, cause);
   // Raced rather than left to the abort signal alone: a fetch wrapper that ignores the signal must not leave
   // every waiting operation hanging.
   const expired = new Promise<never>((_, reject) => {
     timer = clock.setTimeout(() => {
       controller.abort();
-      reject(new AuthRequestError(`${field} got no answer within ${timeout} ms.`, { operation: field }));
+      reject(fail(`got no answer within ${timeout} ms`));
     }, timeout);
   });
   const exchange = async () => {
-    let status: number | undefined;
     try {
-      const response = await (transport.fetch ?? globalThis.fetch)(transport.uri, {
+      const response = await (transport.fetch ?? fetch)(transport.uri, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          accept: 'application/graphql-response+json, application/json',
           ...transport.headers,
-          ...(accessToken ? { authorization: `Bearer ${accessToken}` } : undefined),
+          ...(accessToken && { authorization: `Bearer ${accessToken}` }),
         },
         body: JSON.stringify({ query, variables }),
         signal: controller.signal,
       });
       status = response.status;
-      return { status, text: await response.text() };
+      return await response.text();
     } catch (cause) {
-      throw new AuthRequestError(`${field} failed on the network.`, { operation: field, status, cause });
+      throw fail('failed on the network', cause);
     }
   };
-  let status: number;
-  let text: string;
+  let body: { data?: Record<string, unknown> | null; errors?: AuthRejectedError['errors'] } | null;
   try {
-    ({ status, text } = await Promise.race([exchange(), expired]));
+    const text = await Promise.race([exchange(), expired]);
+    try {
+      body = JSON.parse(text);
+    } catch (cause) {
+      throw fail(`answered HTTP ${status} with a body that is not JSON`, cause);
+    }
   } finally {
     clock.clearTimeout(timer);
   }
-
-  let body: { data?: Record<string, unknown> | null; errors?: GraphQLErrorShape[] } | null;
-  try {
-    body = JSON.parse(text);
-  } catch (cause) {
-    throw new AuthRequestError(`${field} answered HTTP ${status} with a body that is not JSON.`, {
-      operation: field,
-      status,
-      cause,
-    });
-  }
-  const errors = Array.isArray(body?.errors) ? body.errors : [];
+  const errors = body?.errors ?? [];
   const code = errors[0]?.extensions?.code;
-  const serverFailed =
-    status >= 500 || SERVER_FAILURE_STATUSES.has(status) || SERVER_FAILURE_CODES.has(code as string);
-  if (errors.length > 0 && !serverFailed) {
-    const message = errors[0]?.message ?? 'rejected';
-    throw new AuthRejectedError(`${field} was rejected: ${message}`, {
-      operation: field,
-      code: typeof code === 'string' ? code : undefined,
-      errors,
-    });
+  const serverFailed = SERVER_FAILURE.test(`${status}`) || SERVER_FAILURE.test(`${code}`);
+  if (errors.length && !serverFailed) {
+    throw new AuthRejectedError(`${field} was rejected: ${errors[0]?.message}`, field, errors);
   }
-  if (serverFailed || status >= 300) {
-    throw new AuthRequestError(`${field} failed with HTTP ${status}${code ? ` (${code})` : ''}.`, {
-      operation: field,
-      status,
-    });
-  }
+  if (serverFailed || status! >= 300) throw fail(`failed with HTTP ${status}${code ? ` (${code})` : ''}`);
   const data = body?.data?.[field];
-  if (data === null || typeof data !== 'object') {
-    throw new AuthRequestError(`${field} answered without data.${field}.`, { operation: field, status });
-  }
+  if (!data || typeof data !== 'object') throw fail(`answered without data.${field}`);
   return data;
 }

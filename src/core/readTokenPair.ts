@@ -9,21 +9,14 @@ export type TokenClaims = Readonly<Record<string, unknown>> & { readonly exp?: n
  * Decodes an access token's claims.
  *
  * @throws An `Error` that names the problem when the token is not a JWT, its payload is not an object, or
- * `exp`/`iat` are not numbers or `exp` is not after `iat`.
+ * `exp` is not after `iat` (a token that would be renewed in a loop).
  */
 export function decodeAccessToken(token: string): TokenClaims {
-  const claims: unknown = jwtDecode(token);
-  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) {
-    throw new Error('Invalid token specified: the payload is not a JSON object');
+  const claims = jwtDecode<TokenClaims>(token);
+  if (typeof claims !== 'object' || !claims || Array.isArray(claims) || claims.exp! <= claims.iat!) {
+    throw new Error('Invalid token specified: the payload must be a JSON object whose exp is after its iat');
   }
-  const { exp, iat } = claims as TokenClaims;
-  if ((exp !== undefined && !Number.isFinite(exp)) || (iat !== undefined && !Number.isFinite(iat))) {
-    throw new Error('Invalid token specified: exp and iat must be numbers');
-  }
-  if (exp !== undefined && iat !== undefined && exp <= iat) {
-    throw new Error('Invalid token specified: exp is not after iat');
-  }
-  return claims as TokenClaims;
+  return claims;
 }
 
 /**
@@ -33,18 +26,14 @@ export function decodeAccessToken(token: string): TokenClaims {
  */
 export function readTokenPair(value: unknown, operation: string): { pair: TokenPair; claims: TokenClaims } {
   const { accessToken, refreshToken } = (value ?? {}) as Partial<Record<keyof TokenPair, unknown>>;
-  if (typeof accessToken !== 'string' || accessToken === '') {
-    throw new AuthRequestError(`${operation} answered without an accessToken.`, { operation });
-  }
-  if (typeof refreshToken !== 'string' || refreshToken === '') {
-    throw new AuthRequestError(`${operation} answered without a refreshToken.`, { operation });
+  for (const [name, token] of [['accessToken', accessToken], ['refreshToken', refreshToken]] as const) {
+    if (!token || typeof token !== 'string') {
+      throw new AuthRequestError(`${operation} answered without a valid ${name}.`, operation);
+    }
   }
   try {
-    return { pair: { accessToken, refreshToken }, claims: decodeAccessToken(accessToken) };
+    return { pair: { accessToken, refreshToken } as TokenPair, claims: decodeAccessToken(accessToken as string) };
   } catch (cause) {
-    throw new AuthRequestError(`${operation} answered with an access token that is not a valid JWT.`, {
-      operation,
-      cause,
-    });
+    throw new AuthRequestError(`${operation} answered with an access token that is not a valid JWT.`, operation, undefined, cause);
   }
 }

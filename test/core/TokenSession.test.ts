@@ -67,7 +67,7 @@ describe('login', () => {
   it.each([
     ['a body that is not JSON', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respondRaw('<html>oops</html>', 200), /not JSON/],
     ['HTTP 502', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respondRaw('Bad gateway', 502), /not JSON/],
-    ['a missing refresh token', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: { loginWithEmailPassword: { accessToken: makePair('x').accessToken, user: { id: '1' } } } }), /without a refreshToken/],
+    ['a missing refresh token', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: { loginWithEmailPassword: { accessToken: makePair('x').accessToken, user: { id: '1' } } } }), /without a valid refreshToken/],
     ['an access token that is not a JWT', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: { loginWithEmailPassword: { accessToken: 'nope', refreshToken: 'r', user: { id: '1' } } } }), /not a valid JWT/],
     ['no data', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: null }), /without data.loginWithEmailPassword/],
     ['a network failure', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.fail(), /failed on the network/],

@@ -1,0 +1,19 @@
+/**
+ * The base of this package's errors: `is()` recognises an error by a `Symbol.for` brand, which survives
+ * duplicate copies of the package in one bundle, where `instanceof` does not.
+ */
+export class BrandedError extends Error {
+  /** The brand; each subclass sets its own, which is also its `name`. */
+  static brand: string;
+
+  /** Tells whether `error` is of the class this is called on, even one from another copy of this package. */
+  static is(error: unknown): boolean {
+    return (error as Record<symbol, unknown> | null)?.[Symbol.for(`apollo-link-token-pair.${this.brand}`)] === true;
+  }
+
+  constructor(message: string, brand: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = brand;
+    Object.defineProperty(this, Symbol.for(`apollo-link-token-pair.${brand}`), { value: true });
+  }
+}
