@@ -179,11 +179,7 @@ export class TokenSession {
     this.#onSessionEnd = options.onSessionEnd;
     this.#onRefresh = options.onRefresh;
     this.#onError = options.onError;
-    this.#timer = new RefreshTimer(this.#clock, () => {
-      this.#refresh('proactive').catch((error) => {
-        if (!SessionEndedError.is(error)) this.#report(error);
-      });
-    });
+    this.#timer = new RefreshTimer(this.#clock, () => this.#refreshInBackground('proactive'));
     this.#lock = options.lock ?? lockFor(this.#store);
     this.#lockName = options.lockName ?? 'apollo-link-token-pair';
     this.#restoring = this.#restore().finally(() => {
@@ -436,6 +432,13 @@ export class TokenSession {
     if (this.#spent.size > SPENT_MEMORY) this.#spent.delete(this.#spent.values().next().value!);
   }
 
+  // Nobody awaits these: a session that ended has told onSessionEnd already; anything else goes to onError.
+  #refreshInBackground(trigger: RefreshTrigger): void {
+    this.#refresh(trigger).catch((error: unknown) => {
+      if (!SessionEndedError.is(error)) this.#report(error);
+    });
+  }
+
   #rejected(trigger: RefreshTrigger, error: unknown): never {
     const ended = this.#end('rejected', error);
     this.#notify(this.#onRefresh, { trigger, outcome: 'rejected', error });
@@ -500,10 +503,7 @@ export class TokenSession {
     const resume = () => {
       const due = this.#current?.schedule?.refreshAt;
       if (this.#inflight || due === undefined || this.#clock.now() < due) return;
-      if (target.document?.visibilityState === 'hidden') return;
-      this.#refresh('resume').catch((error) => {
-        if (!SessionEndedError.is(error)) this.#report(error);
-      });
+      if (target.document?.visibilityState !== 'hidden') this.#refreshInBackground('resume');
     };
     const events = ['online', 'focus'] as const;
     for (const event of events) target.addEventListener(event, resume);

@@ -108,7 +108,11 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
  *    unhandled rejection.
  * 9. After `dispose()`, no timer is armed on the clock and no store listener is left.
  */
-export async function runSchedule(schedule: Schedule, totals: Totals = createTotals()): Promise<void> {
+export async function runSchedule(
+  schedule: Schedule,
+  totals: Totals = createTotals(),
+  trace: (line: string) => void = () => {},
+): Promise<void> {
   const clock = new FakeClock(T0);
   const model = createSpecServerModel({ clock, skewMs: schedule.skewMs, expiredAs: schedule.expiredAs });
   const initial = schedule.initial === 'empty' ? null : model.issuePair(0, schedule.initial === 'dead' ? 20 * MINUTE : 0);
@@ -161,7 +165,10 @@ export async function runSchedule(schedule: Schedule, totals: Totals = createTot
       },
     });
     const client: Client = { auth, link: ApolloLink.from([auth.link, model.linkFor(instance)]), leftLoading: false, rejectedEnds: 0 };
-    auth.subscribe(() => checkState(instance));
+    auth.subscribe(() => {
+      trace(`  instance ${instance} -> ${auth.getState().status} ${String(auth.getState().user?.claims.jti ?? '')}`);
+      checkState(instance);
+    });
     return client;
   });
 
@@ -181,6 +188,7 @@ export async function runSchedule(schedule: Schedule, totals: Totals = createTot
     loggedOut = false;
   };
   model.onAttempt = ({ op, instance, token }) => {
+    trace(`  op ${op}@${instance} sent with ${token ? String(readClaims(token)?.jti) : 'no token'}`);
     totals.attempts++;
     const record = operations[op]!;
     record.tokens.push(token);
@@ -238,6 +246,7 @@ export async function runSchedule(schedule: Schedule, totals: Totals = createTot
     const storedJti = stored ? readClaims(stored.accessToken)?.jti : undefined;
     clients.forEach(({ auth }, instance) => {
       const { status, user } = auth.getState();
+      if (loggedOut && status === 'authenticated') fail(`instance ${instance} is authenticated after logout`);
       if (status === 'loading') fail(`instance ${instance} is still loading with nothing pending`);
       else if (stored && status !== 'authenticated') fail(`the store holds a pair but instance ${instance} is ${status}`);
       else if (!stored && status === 'authenticated') fail(`instance ${instance} is authenticated but the store is empty`);
@@ -249,12 +258,9 @@ export async function runSchedule(schedule: Schedule, totals: Totals = createTot
 
   function checkStep() {
     for (const resubmission of model.resubmissions.splice(0)) {
-      if (!resubmission.afterLostResponse) fail(`refresh token ${resubmission.token} reached the service ${resubmission.receptions} times`);
-    }
-    if (loggedOut) {
-      clients.forEach(({ auth }, instance) => {
-        if (auth.getState().status === 'authenticated') fail(`instance ${instance} is authenticated again after logout`);
-      });
+      if (resubmission.afterLostResponse) continue;
+      const refused = resubmission.afterRejection ? ', after the service had refused it' : '';
+      fail(`refresh token ${resubmission.token} reached the service ${resubmission.receptions} times${refused}`);
     }
     if (model.pending.length === 0) checkQuiet();
     if (violations.length > 0) throw new ScheduleViolation(violations.join('\n'));
@@ -266,13 +272,17 @@ export async function runSchedule(schedule: Schedule, totals: Totals = createTot
     checkStep();
     for (const [index, step] of schedule.steps.entries()) {
       where = `step ${index} (${describeStep(step)})`;
+      trace(`${where}, pending: ${model.pending.map((r) => `${r.kind}@${r.instance}${r.abandoned ? '(abandoned)' : ''}`).join(', ')}`);
       totals.steps++;
       switch (step.kind) {
         case 'op':
           startOperation(step.instance % clients.length);
           break;
         case 'deliver':
-          if (model.pending.length > 0) model.deliver(step.pick % model.pending.length, step.outcome);
+          if (model.pending.length > 0) {
+            const request = model.deliver(step.pick % model.pending.length, step.outcome);
+            trace(`  delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}${request.abandoned ? ' (abandoned)' : ''}`);
+          }
           break;
         case 'advance': {
           const until = clock.now() + step.ms;
@@ -330,7 +340,8 @@ export async function runSchedule(schedule: Schedule, totals: Totals = createTot
         fail('the network never went quiet');
         break;
       }
-      model.deliver(0, 'ok');
+      const request = model.deliver(0, 'ok');
+      trace(`  drain delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}`);
       await flush();
     }
     await flush();
