@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type Demo, startDemo } from '../../demo/startDemo';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -24,4 +26,22 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Starts the demo (60-second access tokens) and Chromium with one browser context for the test file, and
+ * closes both after it.
+ */
+export function useDemoInChromium() {
+  const session = {} as { demo: Demo; browser: Browser; context: BrowserContext };
+  beforeAll(async () => {
+    session.demo = await startDemo({ port: 0, accessTokenTtl: 60 });
+    session.browser = await launchChromium();
+    session.context = await session.browser.newContext({ viewport: { width: 1100, height: 760 } });
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.demo?.close();
+  });
+  return session;
 }

@@ -1,27 +1,18 @@
 import { mkdirSync, statSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, startDemo } from '../../demo/startDemo';
-import { launchChromium } from './browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDemoInChromium } from './browser';
 
-let demo: Demo;
-let browser: Browser;
+const session = useDemoInChromium();
 let page: Page;
 
 beforeAll(async () => {
-  demo = await startDemo({ port: 0, accessTokenTtl: 60 });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
+  page = await session.context.newPage();
 });
 
 describe('the demo app in Chromium', () => {
   it('log in → me → forced expiry → 20 concurrent queries with one refresh → log out', async () => {
-    await page.goto(demo.url);
+    await page.goto(session.demo.url);
     await page.getByTestId('login-form').waitFor();
     await page.getByTestId('account-ADMIN').click();
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -40,21 +31,21 @@ describe('the demo app in Chromium', () => {
     expect(visible).toMatch(/Next proactive refresh in\s+4[78] s/);
     expect(visible).toContain('Logged in as admin@demo.test (ADMIN)');
 
-    demo.server.resetStats();
+    session.demo.server.resetStats();
     await page.getByTestId('expire').click();
     await page.getByTestId('event-log').getByText('every access token expired').waitFor();
     await page.getByTestId('fire').click();
     await page.getByTestId('burst-result').getByText('20 of 20 queries succeeded').waitFor();
-    expect(demo.server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0, tokenExpired: 20 });
+    expect(session.demo.server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0, tokenExpired: 20 });
     await page.getByTestId('event-log').getByText('TOKEN_EXPIRED: pair refreshed once').waitFor();
 
     await page.getByTestId('logout').click();
     await page.getByTestId('login-form').waitFor();
-    expect(demo.server.stats.logoutCalls).toBe(1);
+    expect(session.demo.server.stats.logoutCalls).toBe(1);
   });
 
   it('shows a failed login and the session ending when the server revokes it', async () => {
-    await page.goto(demo.url);
+    await page.goto(session.demo.url);
     await page.locator('input[name=email]').fill('cashier@demo.test');
     await page.locator('input[name=password]').fill('wrong');
     await page.getByRole('button', { name: 'Sign in' }).click();
