@@ -113,8 +113,7 @@ type Rotation =
   | { kind: 'rotated'; pair: TokenPair; claims: TokenClaims; receivedAt: number }
   | { kind: 'adopted'; pair: TokenPair }
   | { kind: 'gone' }
-  | { kind: 'unusable'; error: unknown }
-  | { kind: 'skipped' };
+  | { kind: 'unusable'; error: unknown };
 
 interface Session {
   readonly pair: TokenPair;
@@ -159,7 +158,13 @@ export class TokenSession {
   #epoch = 0;
   #restoring: Promise<TokenPair | null> | null;
   #inflight: { readonly done: Promise<void>; readonly rotation: Promise<Rotation> } | null = null;
-  #writes: Promise<void> = Promise.resolve();
+  // Restores, refreshes and store writes under way; changes made by other sessions are followed only when
+  // none is, so that this session's own work cannot be overtaken by what it is about to replace.
+  #busy = 0;
+  // The store missed this session's last write: what it holds says nothing about other sessions then.
+  #unsaved = false;
+  #followPending = false;
+  #followTicket = 0;
   #failures = 0;
   #disposed = false;
 
@@ -182,7 +187,7 @@ export class TokenSession {
     this.#timer = new RefreshTimer(this.#clock, () => this.#refreshInBackground('proactive'));
     this.#lock = options.lock ?? lockFor(this.#store);
     this.#lockName = options.lockName ?? 'apollo-link-token-pair';
-    this.#restoring = this.#restore().finally(() => {
+    this.#restoring = this.#track(this.#restore()).finally(() => {
       this.#restoring = null;
     });
     const unsubscribe = this.#store.subscribe?.(() => void this.#follow());
@@ -220,7 +225,7 @@ export class TokenSession {
     const epoch = ++this.#epoch;
     this.#inflight = null;
     this.#activate(session);
-    await this.#persist(epoch, session.pair);
+    await this.#write(epoch, session.pair);
     return { user: session.user };
   };
 
@@ -229,26 +234,36 @@ export class TokenSession {
    *
    * @remarks
    * Resolves even when the server cannot be reached (that failure goes to `onError`): the local session is
-   * over either way. Operations waiting for a refresh fail with `SessionEndedError`. If a refresh is in flight,
-   * its new pair is the one revoked; if the stored pair is still being read, that pair is.
+   * over either way. Operations waiting for a refresh fail with `SessionEndedError`, and sessions sharing the
+   * store end too. The newest pair is the one revoked: one a refresh in flight brings, or one another session
+   * stored, or the stored pair still being read.
    */
   logout = async (): Promise<void> => {
     const restoring = this.#restoring;
     const inflight = this.#inflight;
-    let pair = this.#current?.pair ?? null;
+    let revoke = this.#current?.pair ?? null;
     this.#end('logout');
-    if (!pair && restoring) pair = await restoring;
+    const epoch = this.#epoch;
+    if (!revoke && restoring) revoke = await restoring;
     if (inflight) {
       try {
         const rotation = await inflight.rotation;
-        if (rotation.kind === 'rotated' || rotation.kind === 'adopted') pair = rotation.pair;
+        if (rotation.kind === 'rotated' || rotation.kind === 'adopted') revoke = rotation.pair;
       } catch {
         // The rotation failed, so the pair we had is still the one to revoke.
       }
     }
-    if (!pair) return;
+    // Cleared under the lock, so no session sharing the store writes a pair after it; a pair found there that
+    // this session has not spent is newer than ours.
+    await this.#locked(async () => {
+      if (epoch !== this.#epoch) return;
+      const stored = await this.#read();
+      if (stored && !this.#spent.has(stored.refreshToken)) revoke = stored;
+      if (stored !== null) await this.#put(null);
+    });
+    if (!revoke) return;
     try {
-      await postAuthMutation(this.#transport, 'logout', LOGOUT, { refreshToken: pair.refreshToken }, pair.accessToken);
+      await postAuthMutation(this.#transport, 'logout', LOGOUT, { refreshToken: revoke.refreshToken }, revoke.accessToken);
     } catch (error) {
       this.#report(error);
     }
@@ -328,8 +343,8 @@ export class TokenSession {
     if (!current) return Promise.reject(new SessionEndedError('no-session'));
     const epoch = this.#epoch;
     const rotation = this.#lock(this.#lockName, () => this.#rotate(current.pair, epoch));
-    const done = rotation
-      .then(
+    const done = this.#track(
+      rotation.then(
         (rotated) => {
           if (epoch !== this.#epoch) return this.#superseded(trigger);
           switch (rotated.kind) {
@@ -342,19 +357,20 @@ export class TokenSession {
             case 'gone':
               this.#notify(this.#onRefresh, { trigger, outcome: 'superseded' });
               throw this.#end('logout');
-            default:
-              // 'unusable': the service has spent the old refresh token and sent nothing we can use.
-              return this.#rejected(trigger, rotated.kind === 'unusable' ? rotated.error : undefined);
+            case 'unusable':
+              // The service has spent the old refresh token and sent nothing we can use.
+              return this.#rejected(trigger, rotated.error, current.pair);
           }
         },
         (error: unknown) => {
           if (epoch !== this.#epoch) return this.#superseded(trigger, error);
-          if (AuthRejectedError.is(error)) return this.#rejected(trigger, error);
+          if (AuthRejectedError.is(error)) return this.#rejected(trigger, error, current.pair);
           this.#retryLater();
           this.#notify(this.#onRefresh, { trigger, outcome: 'failed', error });
           throw error;
         },
-      )
+      ),
+    )
       .finally(() => {
         if (this.#inflight?.done === done) this.#inflight = null;
       });
@@ -362,13 +378,14 @@ export class TokenSession {
     return done;
   }
 
-  // Runs under the lock. The store is read again first: a session sharing it may have rotated or ended the
-  // pair while this one waited. The new pair is stored before the lock is released, so the next holder reads it.
+  // Runs under the lock, as every store write does. The store is read again first: a session sharing it may
+  // have rotated or ended the pair while this one waited. The new pair is stored before the lock is released,
+  // so the next holder reads it.
   async #rotate(pair: TokenPair, epoch: number): Promise<Rotation> {
-    if (epoch !== this.#epoch) return { kind: 'skipped' };
-    const stored = await this.#read();
-    if (epoch !== this.#epoch) return { kind: 'skipped' };
-    if (stored === null) return { kind: 'gone' };
+    // Ended while waiting for the lock: the caller sees the epoch changed and settles without a request.
+    if (epoch !== this.#epoch) return { kind: 'gone' };
+    const stored = await this.#readShared();
+    if (stored === null || epoch !== this.#epoch) return { kind: 'gone' };
     if (stored && this.#isNewer(stored, pair)) return { kind: 'adopted', pair: stored };
     this.#remember(pair.refreshToken);
     let data: unknown;
@@ -378,7 +395,7 @@ export class TokenSession {
       if (AuthRejectedError.is(error)) {
         // Rejected as reused: another session may have won a race the lock could not see (one that shares the
         // store but not the lock). Its pair, if stored, is good.
-        const winner = await this.#read();
+        const winner = await this.#readShared();
         if (winner && this.#isNewer(winner, pair)) return { kind: 'adopted', pair: winner };
       }
       throw error;
@@ -389,25 +406,70 @@ export class TokenSession {
     } catch (error) {
       return { kind: 'unusable', error };
     }
-    await this.#persist(epoch, rotated.pair);
+    // If this session ended while the request was out, the stored pair is spent and the new one belongs to
+    // nobody: the store is emptied rather than left for a session sharing it to spend again.
+    await this.#put(epoch === this.#epoch ? rotated.pair : null);
     return rotated;
   }
 
-  // Follows a change another session made to the shared store: a rotation, a login, or a logout.
+  // Follows a change another session made to the shared store: a rotation, a login, or a logout. Only the
+  // latest read counts, and none while this session has work under way: it runs again once that is done.
   async #follow(): Promise<void> {
-    if (this.#inflight || this.#restoring || this.#disposed) return;
+    if (this.#disposed) return;
+    if (this.#busy) {
+      this.#followPending = true;
+      return;
+    }
+    const ticket = ++this.#followTicket;
     const epoch = this.#epoch;
-    const stored = await this.#read();
-    // A refresh of this session's own reads the store under the lock and settles the matter itself.
-    if (epoch !== this.#epoch || this.#inflight || stored === undefined) return;
+    const stored = await this.#readShared();
+    if (ticket !== this.#followTicket || epoch !== this.#epoch || stored === undefined) return;
+    if (this.#busy) return void (this.#followPending = true);
     const current = this.#current;
     if (stored === null) {
       if (current) this.#end('logout');
       return;
     }
-    if (current && !this.#isNewer(stored, current.pair)) return;
+    if (current ? !this.#isNewer(stored, current.pair) : this.#spent.has(stored.refreshToken)) return;
     this.#epoch++;
     this.#activate(this.#fromStore(stored, current?.user));
+  }
+
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#busy++;
+    return work.finally(() => {
+      if (--this.#busy || !this.#followPending) return;
+      this.#followPending = false;
+      void this.#follow();
+    });
+  }
+
+  // Every store write runs under the lock, so that sessions sharing the store see each other's writes in the
+  // order they were made.
+  #locked(task: () => Promise<void>): Promise<void> {
+    return this.#track(this.#lock(this.#lockName, task)).catch((error: unknown) => this.#report(error));
+  }
+
+  // Writes `next` unless this session's epoch moved on (a newer login or logout owns the store then) or
+  // `onlyIf` says the stored pair is not the one this write was meant to replace.
+  #write(epoch: number, next: TokenPair | null, onlyIf?: (stored: TokenPair | null | undefined) => boolean): Promise<void> {
+    return this.#locked(async () => {
+      if (epoch === this.#epoch && (!onlyIf || onlyIf(await this.#read()))) await this.#put(next);
+    });
+  }
+
+  async #put(next: TokenPair | null): Promise<void> {
+    try {
+      await (next ? this.#store.set(next) : this.#store.clear());
+      this.#unsaved = false;
+    } catch (error) {
+      this.#unsaved = next !== null;
+      this.#report(error);
+    }
+  }
+
+  #readShared(): Promise<TokenPair | null | undefined> {
+    return this.#unsaved ? Promise.resolve(undefined) : this.#read();
   }
 
   // The stored pair, `null` when the store is empty, or `undefined` when it cannot be read.
@@ -439,8 +501,10 @@ export class TokenSession {
     });
   }
 
-  #rejected(trigger: RefreshTrigger, error: unknown): never {
+  // Clears the store only if it still holds the pair that was rejected: a newer login may have replaced it.
+  #rejected(trigger: RefreshTrigger, error: unknown, spent: TokenPair): never {
     const ended = this.#end('rejected', error);
+    void this.#write(this.#epoch, null, (stored) => stored?.refreshToken === spent.refreshToken);
     this.#notify(this.#onRefresh, { trigger, outcome: 'rejected', error });
     throw ended;
   }
@@ -464,7 +528,7 @@ export class TokenSession {
     const pair = isTokenPair(stored) ? stored : null;
     if (epoch !== this.#epoch) return pair;
     if (!pair) {
-      if (stored != null) await this.#persist(epoch, null);
+      if (stored != null) await this.#write(epoch, null);
       this.#publish(SIGNED_OUT);
       return null;
     }
@@ -534,16 +598,16 @@ export class TokenSession {
     this.#publish(stateOf(session));
   }
 
-  // Returns the error that waiting operations receive.
+  // Ends the session in memory; the caller decides what the store gets. Returns the error that waiting
+  // operations receive.
   #end(reason: 'logout' | 'rejected', cause?: unknown): SessionEndedError {
     const hadSession = this.#current !== null;
     const ended = new SessionEndedError(reason, cause);
-    const epoch = ++this.#epoch;
+    this.#epoch++;
     this.#current = null;
     this.#inflight = null;
     this.#failures = 0;
     this.#timer.cancel();
-    void this.#persist(epoch, null);
     this.#publish(reason === 'rejected' ? { ...SIGNED_OUT, error: ended } : SIGNED_OUT);
     if (hadSession) this.#notify(this.#onSessionEnd, { reason, ...(cause !== undefined && { error: cause }) });
     return ended;
@@ -553,21 +617,6 @@ export class TokenSession {
     if (this.#disposed) return;
     const delay = Math.min(1000 * 2 ** this.#failures++, MAX_RETRY_DELAY);
     this.#timer.at(this.#clock.now() + delay);
-  }
-
-  // Store writes run one at a time in session order; a write whose session has ended since is skipped, so
-  // the store never ends behind the state.
-  #persist(epoch: number, pair: TokenPair | null): Promise<void> {
-    const write = this.#writes.then(async () => {
-      if (epoch !== this.#epoch) return;
-      try {
-        await (pair ? this.#store.set(pair) : this.#store.clear());
-      } catch (error) {
-        this.#report(error);
-      }
-    });
-    this.#writes = write;
-    return write;
   }
 
   #publish(state: TokenAuthState): void {

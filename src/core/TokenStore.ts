@@ -34,7 +34,10 @@ export type MaybePromise<T> = T | Promise<T>;
  * ```
  */
 export interface TokenStore {
-  /** Reads the stored pair, or `null` when there is none. Called once, when the session is created. */
+  /**
+   * Reads the stored pair, or `null` when there is none. Called when the session is created, under the lock
+   * before each refresh and each logout, and after the store signals a change.
+   */
   get(): MaybePromise<TokenPair | null | undefined>;
   /** Replaces the stored pair. */
   set(pair: TokenPair): MaybePromise<void>;

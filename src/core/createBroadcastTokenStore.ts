@@ -1,3 +1,4 @@
+import { createListeners } from './createListeners';
 import type { TokenPair, TokenStore } from './TokenStore';
 
 /** Options of {@link createBroadcastTokenStore}. */
@@ -8,9 +9,9 @@ export interface BroadcastTokenStoreOptions {
    */
   name?: string;
   /**
-   * How long a read waits for the other tabs to answer, in ms. A tab that does not answer in time (frozen,
-   * closed without a goodbye) is no longer waited for. The first read, made before any tab is known, waits at
-   * most 50 ms for the first answer; a later answer is still taken, and the session follows it.
+   * How long a read waits for the other tabs to answer, in ms. A tab that misses three reads in a row (frozen,
+   * closed without a goodbye) is no longer waited for until it speaks again. When no other tab is known, a read
+   * waits at most 50 ms for any answer; a later answer is still taken, and the session follows it.
    * @defaultValue `150`
    */
   timeout?: number;
@@ -52,25 +53,27 @@ const after = (a: Version, b: Version) => a[0] > b[0] || (a[0] === b[0] && a[1] 
 export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = {}): TokenStore & { close(): void } {
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const timeout = options.timeout ?? 150;
-  const listeners = new Set<() => void>();
-  const peers = new Set<string>();
+  const listeners = createListeners();
+  // Known tabs, with how many reads in a row each has missed.
+  const peers = new Map<string, number>();
   const waits = new Map<number, Wait>();
   let pair: TokenPair | null = null;
   let version: Version = [0, ''];
   let asks = 0;
-  let asked = false;
   let closed = false;
 
   const channel =
     typeof BroadcastChannel === 'function' ? new BroadcastChannel(options.name ?? 'apollo-link-token-pair') : undefined;
   (channel as { unref?: () => void } | undefined)?.unref?.();
-  const post = (message: Message) => channel?.postMessage(message);
+  const post = (message: Message) => {
+    if (!closed) channel?.postMessage(message);
+  };
 
   const apply = (next: TokenPair | null, at: Version) => {
     if (!after(at, version)) return;
     version = at;
     pair = next;
-    for (const listener of listeners) listener();
+    listeners.notify();
   };
 
   channel?.addEventListener('message', (event) => {
@@ -80,7 +83,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
       for (const wait of waits.values()) settle(wait, message.from);
       return;
     }
-    peers.add(message.from);
+    peers.set(message.from, 0);
     if (message.type === 'ask') {
       post({ type: 'state', from: id, id: message.id, version, pair });
       return;
@@ -96,20 +99,22 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
   }
 
   function ask(): Promise<void> {
-    // Until it has asked once, a tab knows no peers: it then takes the first answer instead of waiting for all.
-    const any = !asked;
-    asked = true;
-    if (!channel || (!any && peers.size === 0)) return Promise.resolve();
+    if (!channel || closed) return Promise.resolve();
+    // Knowing no other tab, take the first answer, if any comes soon; else wait for every known tab.
+    const any = peers.size === 0;
     const n = ++asks;
     return new Promise<void>((resolve) => {
       const wait: Wait = {
         any,
-        pending: new Set(peers),
+        pending: new Set(peers.keys()),
         done() {
           clearTimeout(timer);
           waits.delete(n);
-          // Whoever did not answer is gone or frozen: the next read does not wait for it.
-          if (!any) for (const peer of wait.pending) peers.delete(peer);
+          for (const peer of wait.pending) {
+            const misses = (peers.get(peer) ?? 0) + 1;
+            if (misses >= 3) peers.delete(peer);
+            else if (peers.has(peer)) peers.set(peer, misses);
+          }
           resolve();
         },
       };
@@ -132,14 +137,10 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
     },
     set: write,
     clear: () => write(null),
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: listeners.subscribe,
     close() {
-      if (closed) return;
-      closed = true;
       post({ type: 'bye', from: id });
+      closed = true;
       channel?.close();
       listeners.clear();
     },

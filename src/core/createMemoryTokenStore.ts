@@ -1,3 +1,4 @@
+import { createListeners } from './createListeners';
 import type { TokenPair, TokenStore } from './TokenStore';
 
 /**
@@ -15,18 +16,10 @@ import type { TokenPair, TokenStore } from './TokenStore';
  */
 export function createMemoryTokenStore(initial: TokenPair | null = null): TokenStore {
   let pair = initial;
-  const listeners = new Set<() => void>();
+  const { subscribe, notify } = createListeners();
   const write = (next: TokenPair | null) => {
     pair = next;
-    for (const listener of listeners) listener();
+    notify();
   };
-  return {
-    get: () => pair,
-    set: write,
-    clear: () => write(null),
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+  return { get: () => pair, set: write, clear: () => write(null), subscribe };
 }

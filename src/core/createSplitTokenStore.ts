@@ -1,3 +1,4 @@
+import { createListeners } from './createListeners';
 import type { MaybePromise, TokenPair, TokenStore } from './TokenStore';
 
 /**
@@ -55,10 +56,7 @@ export function createSplitTokenStore(
   assertNotLocalStorage(secure, options.dangerouslyAllowLocalStorage);
   const slot = 'getItem' in secure ? fromWebStorage(secure, options.key ?? 'refreshToken') : secure;
   let memory: TokenPair | null = null;
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const listener of listeners) listener();
-  };
+  const { subscribe, notify } = createListeners();
   return {
     async get() {
       const refreshToken = await slot.get();
@@ -68,17 +66,14 @@ export function createSplitTokenStore(
     async set(pair) {
       memory = pair;
       await slot.set(pair.refreshToken);
-      changed();
+      notify();
     },
     async clear() {
       memory = null;
       await slot.delete();
-      changed();
+      notify();
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe,
   };
 }
 

@@ -10,8 +10,11 @@
 export type Lock = <T>(name: string, task: () => Promise<T>) => Promise<T>;
 
 interface LockManagerLike {
-  request<T>(name: string, task: () => Promise<T>): Promise<T>;
+  request<T>(name: string, options: { signal?: AbortSignal }, task: () => Promise<T>): Promise<T>;
 }
+
+// A tab that holds the lock and never lets go (frozen mid-refresh) must not stall every other tab for good.
+const WEB_LOCK_WAIT = 60_000;
 
 /**
  * Creates a {@link Lock}: the Web Locks API (`navigator.locks`), which spans the tabs and workers of an origin,
@@ -21,7 +24,12 @@ export function createLock(): Lock {
   const queues = new Map<string, Promise<unknown>>();
   return (name, task) => {
     const locks = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks;
-    if (locks) return locks.request(name, task);
+    if (locks) {
+      return locks.request(name, { signal: AbortSignal.timeout?.(WEB_LOCK_WAIT) }, task).catch((error: unknown) => {
+        if ((error as Error)?.name !== 'TimeoutError') throw error;
+        throw new Error(`Waited ${WEB_LOCK_WAIT / 1000} s for the "${name}" lock, which another tab holds.`, { cause: error });
+      });
+    }
     const run = (queues.get(name) ?? Promise.resolve()).then(task);
     const settled = run.then(
       () => {},
@@ -37,7 +45,10 @@ export function createLock(): Lock {
 
 const byStore = new WeakMap<object, Lock>();
 
-/** The default lock of the sessions that share `store`: one per store object, so unrelated sessions never wait on each other. */
+/**
+ * The default lock of the sessions that share `store`. Without Web Locks it is one per store object, so
+ * unrelated sessions never wait on each other; with them it is the origin-wide lock of that name.
+ */
 export function lockFor(store: object): Lock {
   let lock = byStore.get(store);
   if (!lock) byStore.set(store, (lock = createLock()));

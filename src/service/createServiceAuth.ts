@@ -1,9 +1,12 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable, type Subscription } from 'rxjs';
 import { createTokenAuth, type TokenAuth, type TokenAuthOptions } from '../createTokenAuth';
+import { AuthRejectedError } from '../core/AuthRejectedError';
 import { SessionEndedError } from '../core/SessionEndedError';
 import type { TokenUser } from '../core/TokenAuthState';
 import type { MaybePromise } from '../core/TokenStore';
+
+const CREDENTIALS_RETRY_DELAY = 30_000;
 
 /** The account a server-side integration logs in with. */
 export interface ServiceCredentials {
@@ -33,6 +36,7 @@ export interface ServiceAuth extends TokenAuth {
  * ended under them.
  *
  * @remarks
+ * Credentials the service rejects are not tried again for 30 s: operations fail with that rejection meanwhile.
  * The spec recommends a dedicated user with a custom role limited to the minimum required permissions for
  * integrations, not the owner's account. Nothing here logs credentials or tokens; failures that nobody awaits
  * go to `onError`. Each worker process keeps its own session: pass a shared `store` and `lock` (a Redis or
@@ -49,13 +53,23 @@ export interface ServiceAuth extends TokenAuth {
  * ```
  */
 export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
+  const now = () => (options.clock ?? Date).now();
   let signingIn: Promise<{ user: TokenUser }> | null = null;
+  let refused: { readonly error: unknown; readonly until: number } | null = null;
   let disposed = false;
 
+  // Credentials the service refused are not tried again for a while: every operation would otherwise send a
+  // login, and the account would soon be rate limited or locked.
   const signIn = () =>
     (signingIn ??= (async () => {
+      if (refused && now() < refused.until) throw refused.error;
       const { email, password } = await options.credentials();
-      return auth.login(email, password);
+      try {
+        return await auth.login(email, password);
+      } catch (error) {
+        if (AuthRejectedError.is(error)) refused = { error, until: now() + CREDENTIALS_RETRY_DELAY };
+        throw error;
+      }
     })().finally(() => {
       signingIn = null;
     }));
@@ -63,8 +77,11 @@ export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
   const auth = createTokenAuth({
     ...options,
     onSessionEnd(event) {
-      options.onSessionEnd?.(event);
-      if (event.reason === 'rejected' && !disposed) signIn().catch((error: unknown) => options.onError?.(error));
+      try {
+        options.onSessionEnd?.(event);
+      } finally {
+        if (event.reason === 'rejected' && !disposed) signIn().catch((error: unknown) => options.onError?.(error));
+      }
     },
   });
 

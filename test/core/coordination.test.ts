@@ -111,3 +111,93 @@ describe('sessions that share a store', () => {
     expect(stub.of('refreshToken').map((call) => call.variables.token)).toEqual(['refresh-p1', 'refresh-p2']);
   });
 });
+
+describe('sessions that share a store, racing', () => {
+  it('a logout in one while the other refreshes revives neither, and revokes the newest pair', async () => {
+    const { a, b, stub, store } = await twoSessions();
+    stub.auto = false;
+    const refreshB = b.refresh().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    const logout = a.logout();
+    expect(a.getState().status).toBe('unauthenticated');
+    const rotated = stub.nextPair();
+    stub.last('refreshToken').respond({ data: { refreshToken: rotated } });
+    await vi.advanceTimersByTimeAsync(0);
+    stub.answer(stub.last('logout'));
+    await logout;
+    await refreshB;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.last('logout').variables.refreshToken).toBe(rotated.refreshToken);
+    expect(a.getState().status).toBe('unauthenticated');
+    expect(b.getState().status).toBe('unauthenticated');
+    expect(await store.get()).toBeNull();
+  });
+
+  it('a login in one while the other refreshes is not overwritten: both end on the new login', async () => {
+    const { a, b, stub, store } = await twoSessions();
+    stub.auto = false;
+    const refreshB = b.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    const login = a.login('c@d.test', 'pw');
+    await vi.advanceTimersByTimeAsync(0);
+    const fresh = stub.nextPair();
+    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...fresh, user: { id: 'u_2', email: 'c@d.test', role: 'Cashier' } } } });
+    stub.answer(stub.last('refreshToken'));
+    await Promise.all([login, refreshB]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect((await store.get())!.refreshToken).toBe(fresh.refreshToken);
+    expect(a.accessToken()).toBe(fresh.accessToken);
+    expect(b.accessToken()).toBe(fresh.accessToken);
+  });
+
+  it('a session that follows a logout does not clear a newer login from the store', async () => {
+    const memory = createMemoryTokenStore();
+    const writes: string[] = [];
+    const store: TokenStore = {
+      get: () => {
+        const value = memory.get();
+        return new Promise((resolve) => setTimeout(() => resolve(value), 5));
+      },
+      set: (pair) => (writes.push(`set ${pair.refreshToken}`), memory.set(pair)),
+      clear: () => (writes.push('clear'), memory.clear()),
+      subscribe: memory.subscribe,
+    };
+    const { a, b } = await twoSessions({ store });
+    await vi.advanceTimersByTimeAsync(20);
+    writes.length = 0;
+    const logout = a.logout();
+    await vi.advanceTimersByTimeAsync(50);
+    await logout;
+    const relogin = a.login('a@b.test', 'pw');
+    await vi.advanceTimersByTimeAsync(100);
+    await relogin;
+    await vi.advanceTimersByTimeAsync(100);
+    expect(writes).toEqual(['clear', 'set refresh-p2']);
+    expect(a.getState().status).toBe('authenticated');
+    expect(b.getState().status).toBe('authenticated');
+    expect(b.accessToken()).toBe(a.accessToken());
+  });
+
+  it('a change made while a session restores is followed once the restore is done', async () => {
+    const memory = createMemoryTokenStore();
+    const stub = createFetchStub({ auto: true });
+    let slow = true;
+    const store: TokenStore = {
+      get: () => {
+        const value = memory.get();
+        return slow ? new Promise((resolve) => setTimeout(() => resolve(value), 50)) : value;
+      },
+      set: memory.set,
+      clear: memory.clear,
+      subscribe: memory.subscribe,
+    };
+    const restoring = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store });
+    slow = false;
+    const other = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store });
+    await other.login('a@b.test', 'pw');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(restoring.getState().status).toBe('authenticated');
+    expect(restoring.accessToken()).toBe(other.accessToken());
+  });
+});

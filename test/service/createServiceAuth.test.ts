@@ -63,6 +63,28 @@ describe('createServiceAuth', () => {
     const bad = createServiceAuth({ uri, credentials: () => ({ email: 'admin@demo.test', password: 'wrong' }) });
     cleanups.push(() => bad.dispose());
     await expect(bad.start()).rejects.toMatchObject({ name: 'AuthRejectedError', code: 'INVALID_CREDENTIALS' });
+    // Refused credentials are not sent again with every operation.
+    const badClient = new ApolloClient({ link: ApolloLink.from([bad.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+    const attempts = await Promise.allSettled(Array.from({ length: 10 }, (_, n) => badClient.query({ query: PING, variables: { n } })));
+    expect(attempts.every((a) => a.status === 'rejected' && (a.reason as Error).name === 'AuthRejectedError')).toBe(true);
+    expect(server.stats.loginCalls).toBe(2);
+  });
+
+  it('logs in again even when the app\'s onSessionEnd throws', async () => {
+    const { server, uri } = await start();
+    const auth = createServiceAuth({
+      uri,
+      credentials: () => ({ email: 'admin@demo.test', password: 'admin-pass' }),
+      onSessionEnd: () => {
+        throw new Error('app bug');
+      },
+    });
+    cleanups.push(() => auth.dispose());
+    await auth.start();
+    server.revokeAllSessions();
+    await auth.refresh().catch(() => {});
+    await vi.waitFor(() => expect(server.stats.loginCalls).toBe(2));
+    await vi.waitFor(() => expect(auth.getState().status).toBe('authenticated'));
   });
 
   it('never writes its credentials or tokens to the console or into errors', async () => {

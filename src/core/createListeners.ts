@@ -1,0 +1,14 @@
+/** A set of change listeners: `subscribe` as stores expose it, and `notify` to call them all. */
+export function createListeners() {
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    notify(): void {
+      for (const listener of listeners) listener();
+    },
+    clear: () => listeners.clear(),
+  };
+}
