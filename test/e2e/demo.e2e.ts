@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useDemoInChromium } from './browser';
 
 const session = useDemoInChromium();
@@ -41,7 +41,7 @@ describe('the demo app in Chromium', () => {
 
     await page.getByTestId('logout').click();
     await page.getByTestId('login-form').waitFor();
-    expect(session.demo.server.stats.logoutCalls).toBe(1);
+    await vi.waitFor(() => expect(session.demo.server.stats.logoutCalls).toBe(1));
   });
 
   it('shows a failed login and the session ending when the server revokes it', async () => {

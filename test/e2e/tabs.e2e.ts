@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useDemoInChromium } from './browser';
 
 const session = useDemoInChromium();
@@ -42,7 +42,7 @@ describe('two tabs of the demo on one session', () => {
     await first!.getByTestId('logout').click();
     await first!.getByTestId('login-form').waitFor();
     await second!.getByTestId('login-form').waitFor();
-    expect(session.demo.server.stats.logoutCalls).toBe(1);
+    await vi.waitFor(() => expect(session.demo.server.stats.logoutCalls).toBe(1));
   });
 
   it('logging in in one tab logs in the other', async () => {
