@@ -107,12 +107,12 @@ export interface RefreshEvent {
 }
 
 // What a refresh came to, decided inside the lock: a new pair from the service; a pair another session had
-// stored already; an empty store (another session ended it); an answer that spent the old token unusably; or
-// nothing at all, because this session ended while it waited for the lock.
+// stored already; an empty store (a logout, here or in another session); or an answer that spent the old
+// token unusably. `orphan` is a new pair the service issued that nobody will use: it is to be revoked.
 type Rotation =
   | { kind: 'rotated'; pair: TokenPair; claims: TokenClaims; receivedAt: number }
-  | { kind: 'adopted'; pair: TokenPair }
-  | { kind: 'gone' }
+  | { kind: 'adopted'; pair: TokenPair; orphan?: TokenPair }
+  | { kind: 'gone'; orphan?: TokenPair }
   | { kind: 'unusable'; error: unknown };
 
 interface Session {
@@ -241,26 +241,27 @@ export class TokenSession {
   logout = async (): Promise<void> => {
     const restoring = this.#restoring;
     const inflight = this.#inflight;
-    let revoke = this.#current?.pair ?? null;
+    // Candidates for revocation, newest last: the server should get the newest pair, not a spent one.
+    const pairs: Array<TokenPair | null | undefined> = [this.#current?.pair];
     this.#end('logout');
     const epoch = this.#epoch;
-    if (!revoke && restoring) revoke = await restoring;
+    // Cleared at once, not under the lock: sessions sharing the store follow now, not after a refresh that
+    // may hold the lock until it times out. A refresh that is out reads the store again before it writes.
+    pairs.push(await this.#clear());
+    if (restoring) pairs.unshift(await restoring);
     if (inflight) {
       try {
         const rotation = await inflight.rotation;
-        if (rotation.kind === 'rotated' || rotation.kind === 'adopted') revoke = rotation.pair;
+        pairs.push('orphan' in rotation ? rotation.orphan : rotation.kind === 'rotated' ? rotation.pair : undefined);
       } catch {
-        // The rotation failed, so the pair we had is still the one to revoke.
+        // No new pair came of it.
       }
     }
-    // Cleared under the lock, so no session sharing the store writes a pair after it; a pair found there that
-    // this session has not spent is newer than ours.
+    // Once more under the lock, after any refresh that read the store before the clear and wrote after it.
     await this.#locked(async () => {
-      if (epoch !== this.#epoch) return;
-      const stored = await this.#read();
-      if (stored && !this.#spent.has(stored.refreshToken)) revoke = stored;
-      if (stored !== null) await this.#put(null);
+      if (epoch === this.#epoch) pairs.push(await this.#clear());
     });
+    const revoke = pairs.filter((pair): pair is TokenPair => !!pair).at(-1);
     if (!revoke) return;
     try {
       await postAuthMutation(this.#transport, 'logout', LOGOUT, { refreshToken: revoke.refreshToken }, revoke.accessToken);
@@ -346,25 +347,30 @@ export class TokenSession {
     const done = this.#track(
       rotation.then(
         (rotated) => {
-          if (epoch !== this.#epoch) return this.#superseded(trigger);
+          if (epoch !== this.#epoch) {
+            // After a logout, logout() revokes the orphan; after a login, nobody else would.
+            if (this.#current && 'orphan' in rotated) this.#revokeInBackground(rotated.orphan);
+            return this.#superseded(trigger);
+          }
           switch (rotated.kind) {
             case 'rotated':
               this.#activate(this.#toSession(rotated.pair, rotated.claims, rotated.receivedAt, current.user));
               return this.#notify(this.#onRefresh, { trigger, outcome: 'rotated' });
             case 'adopted':
+              this.#revokeInBackground(rotated.orphan);
               this.#activate(this.#fromStore(rotated.pair, current.user));
               return this.#notify(this.#onRefresh, { trigger, outcome: 'adopted' });
             case 'gone':
+              this.#revokeInBackground(rotated.orphan);
               this.#notify(this.#onRefresh, { trigger, outcome: 'superseded' });
               throw this.#end('logout');
             case 'unusable':
-              // The service has spent the old refresh token and sent nothing we can use.
-              return this.#rejected(trigger, rotated.error, current.pair);
+              return this.#rejected(trigger, rotated.error);
           }
         },
         (error: unknown) => {
           if (epoch !== this.#epoch) return this.#superseded(trigger, error);
-          if (AuthRejectedError.is(error)) return this.#rejected(trigger, error, current.pair);
+          if (AuthRejectedError.is(error)) return this.#rejected(trigger, error);
           this.#retryLater();
           this.#notify(this.#onRefresh, { trigger, outcome: 'failed', error });
           throw error;
@@ -388,28 +394,48 @@ export class TokenSession {
     if (stored === null || epoch !== this.#epoch) return { kind: 'gone' };
     if (stored && this.#isNewer(stored, pair)) return { kind: 'adopted', pair: stored };
     this.#remember(pair.refreshToken);
-    let data: unknown;
+    let rotated: Extract<Rotation, { kind: 'rotated' }>;
     try {
-      data = await postAuthMutation(this.#transport, 'refreshToken', REFRESH, { token: pair.refreshToken });
+      const data = await postAuthMutation(this.#transport, 'refreshToken', REFRESH, { token: pair.refreshToken });
+      try {
+        rotated = { kind: 'rotated', ...readTokenPair(data, 'refreshToken'), receivedAt: this.#clock.now() };
+      } catch (error) {
+        // The service has spent the old refresh token and sent nothing we can use.
+        await this.#clearIfHolds(pair);
+        return { kind: 'unusable', error };
+      }
     } catch (error) {
       if (AuthRejectedError.is(error)) {
         // Rejected as reused: another session may have won a race the lock could not see (one that shares the
         // store but not the lock). Its pair, if stored, is good.
         const winner = await this.#readShared();
         if (winner && this.#isNewer(winner, pair)) return { kind: 'adopted', pair: winner };
+        // Before the lock is released, so that no session waiting for it submits the refused token again.
+        await this.#clearIfHolds(pair);
       }
       throw error;
     }
-    let rotated: Rotation;
-    try {
-      rotated = { kind: 'rotated', ...readTokenPair(data, 'refreshToken'), receivedAt: this.#clock.now() };
-    } catch (error) {
-      return { kind: 'unusable', error };
+    // A logout or login elsewhere, or of this session, may have replaced the pair while the request was out:
+    // the new pair then belongs to nobody, and the spent one must not stay in the store.
+    const now = await this.#readShared();
+    if (epoch === this.#epoch && (now === undefined || now?.refreshToken === pair.refreshToken)) {
+      await this.#put(rotated.pair);
+      return rotated;
     }
-    // If this session ended while the request was out, the stored pair is spent and the new one belongs to
-    // nobody: the store is emptied rather than left for a session sharing it to spend again.
-    await this.#put(epoch === this.#epoch ? rotated.pair : null);
-    return rotated;
+    await this.#clearIfHolds(pair);
+    if (epoch === this.#epoch && now) return { kind: 'adopted', pair: now, orphan: rotated.pair };
+    return { kind: 'gone', orphan: rotated.pair };
+  }
+
+  async #clearIfHolds(pair: TokenPair): Promise<void> {
+    if ((await this.#readShared())?.refreshToken === pair.refreshToken) await this.#put(null);
+  }
+
+  // Empties the store; resolves what it held.
+  async #clear(): Promise<TokenPair | null | undefined> {
+    const stored = await this.#read();
+    if (stored !== null) await this.#put(null);
+    return stored;
   }
 
   // Follows a change another session made to the shared store: a rotation, a login, or a logout. Only the
@@ -450,11 +476,10 @@ export class TokenSession {
     return this.#track(this.#lock(this.#lockName, task)).catch((error: unknown) => this.#report(error));
   }
 
-  // Writes `next` unless this session's epoch moved on (a newer login or logout owns the store then) or
-  // `onlyIf` says the stored pair is not the one this write was meant to replace.
-  #write(epoch: number, next: TokenPair | null, onlyIf?: (stored: TokenPair | null | undefined) => boolean): Promise<void> {
+  // Writes `next` unless this session's epoch moved on: a newer login or logout owns the store then.
+  #write(epoch: number, next: TokenPair | null): Promise<void> {
     return this.#locked(async () => {
-      if (epoch === this.#epoch && (!onlyIf || onlyIf(await this.#read()))) await this.#put(next);
+      if (epoch === this.#epoch) await this.#put(next);
     });
   }
 
@@ -494,6 +519,14 @@ export class TokenSession {
     if (this.#spent.size > SPENT_MEMORY) this.#spent.delete(this.#spent.values().next().value!);
   }
 
+  // A pair the service issued for a refresh whose session had moved on by the time it answered.
+  #revokeInBackground(pair: TokenPair | undefined): void {
+    if (!pair) return;
+    postAuthMutation(this.#transport, 'logout', LOGOUT, { refreshToken: pair.refreshToken }, pair.accessToken).catch(
+      (error: unknown) => this.#report(error),
+    );
+  }
+
   // Nobody awaits these: a session that ended has told onSessionEnd already; anything else goes to onError.
   #refreshInBackground(trigger: RefreshTrigger): void {
     this.#refresh(trigger).catch((error: unknown) => {
@@ -501,10 +534,9 @@ export class TokenSession {
     });
   }
 
-  // Clears the store only if it still holds the pair that was rejected: a newer login may have replaced it.
-  #rejected(trigger: RefreshTrigger, error: unknown, spent: TokenPair): never {
+  // The refresh emptied the store under the lock already, if it still held the rejected pair.
+  #rejected(trigger: RefreshTrigger, error: unknown): never {
     const ended = this.#end('rejected', error);
-    void this.#write(this.#epoch, null, (stored) => stored?.refreshToken === spent.refreshToken);
     this.#notify(this.#onRefresh, { trigger, outcome: 'rejected', error });
     throw ended;
   }

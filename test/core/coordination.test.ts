@@ -121,14 +121,21 @@ describe('sessions that share a store, racing', () => {
     expect(stub.of('refreshToken')).toHaveLength(1);
     const logout = a.logout();
     expect(a.getState().status).toBe('unauthenticated');
+    // B's operations wait for its refresh meanwhile, so none goes out with the old token.
+    await vi.advanceTimersByTimeAsync(0);
+    const waiting = b.accessToken();
+    expect(waiting).toBeInstanceOf(Promise);
+    const waited = Promise.resolve(waiting).catch((e: unknown) => e);
     const rotated = stub.nextPair();
     stub.last('refreshToken').respond({ data: { refreshToken: rotated } });
     await vi.advanceTimersByTimeAsync(0);
-    stub.answer(stub.last('logout'));
+    for (const call of stub.of('logout')) stub.answer(call);
     await logout;
     await refreshB;
     await vi.advanceTimersByTimeAsync(0);
-    expect(stub.last('logout').variables.refreshToken).toBe(rotated.refreshToken);
+    expect(await waited).toMatchObject({ name: 'SessionEndedError' });
+    // The pair B's refresh brought belongs to nobody: it is revoked, and never stored.
+    expect(stub.of('logout').map((call) => call.variables.refreshToken)).toContain(rotated.refreshToken);
     expect(a.getState().status).toBe('unauthenticated');
     expect(b.getState().status).toBe('unauthenticated');
     expect(await store.get()).toBeNull();
