@@ -210,9 +210,13 @@ export class TokenSession {
    *
    * @throws `AuthRejectedError` (code `INVALID_CREDENTIALS` or what the server sends) for bad credentials;
    * `AuthRequestError` when the service could not be reached or answered something malformed. Nothing is
-   * stored then, and the failure shows as `error` in the state.
+   * stored then, and the failure shows as `error` in the state. `SessionEndedError` when a session sharing the
+   * store logged out before this login's pair could be stored: the later logout wins, and the pair is revoked.
    */
   login = async (email: string, password: string): Promise<{ user: TokenUser }> => {
+    // What the store held when this login began: if a logout elsewhere empties it before the new pair is
+    // written, the logout came later and wins.
+    const before = this.#restoring ? undefined : await this.#readShared();
     let session: Session;
     try {
       const data = await postAuthMutation(this.#transport, 'loginWithEmailPassword', LOGIN, { email, password });
@@ -225,7 +229,16 @@ export class TokenSession {
     const epoch = ++this.#epoch;
     this.#inflight = null;
     this.#activate(session);
-    await this.#write(epoch, session.pair);
+    let outdone = false;
+    await this.#locked(async () => {
+      if (epoch !== this.#epoch) return;
+      outdone = !!before && (await this.#readShared()) === null;
+      if (!outdone) await this.#put(session.pair);
+    });
+    if (outdone) {
+      this.#revokeInBackground(session.pair);
+      throw this.#end('logout');
+    }
     return { user: session.user };
   };
 

@@ -208,3 +208,28 @@ describe('sessions that share a store, racing', () => {
     expect(restoring.accessToken()).toBe(other.accessToken());
   });
 });
+
+describe('a login and a logout in two sessions at once', () => {
+  it('the later logout wins over a login whose pair was not stored yet, and that pair is revoked', async () => {
+    const { a, b, stub, store } = await twoSessions();
+    stub.auto = false;
+    // A refresh holds the lock, so A's login will wait to store its pair.
+    const refreshB = b.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    const login = a.login('c@d.test', 'pw').catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    const fresh = stub.nextPair();
+    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...fresh, user: { id: 'u_2' } } } });
+    await vi.advanceTimersByTimeAsync(0);
+    const logout = b.logout();
+    stub.auto = true;
+    stub.answer(stub.of('refreshToken')[0]!);
+    await Promise.all([refreshB.catch(() => {}), logout]);
+    expect(await login).toMatchObject({ name: 'SessionEndedError', reason: 'logout' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await store.get()).toBeNull();
+    expect(a.getState().status).toBe('unauthenticated');
+    expect(b.getState().status).toBe('unauthenticated');
+    expect(stub.of('logout').map((call) => call.variables.refreshToken)).toContain(fresh.refreshToken);
+  });
+});
