@@ -164,6 +164,8 @@ export class TokenSession {
   // The store missed this session's last write: what it holds says nothing about other sessions then.
   #unsaved = false;
   #followPending = false;
+  // How far the local clock is ahead of the server's, learnt from the last pair this session received itself.
+  #skew: number | undefined;
   #followTicket = 0;
   #failures = 0;
   #disposed = false;
@@ -210,18 +212,16 @@ export class TokenSession {
    *
    * @throws `AuthRejectedError` (code `INVALID_CREDENTIALS` or what the server sends) for bad credentials;
    * `AuthRequestError` when the service could not be reached or answered something malformed. Nothing is
-   * stored then, and the failure shows as `error` in the state. `SessionEndedError` when a session sharing the
-   * store logged out before this login's pair could be stored: the later logout wins, and the pair is revoked.
+   * stored then, and the failure shows as `error` in the state.
    */
   login = async (email: string, password: string): Promise<{ user: TokenUser }> => {
-    // What the store held when this login began: if a logout elsewhere empties it before the new pair is
-    // written, the logout came later and wins.
-    const before = this.#restoring ? undefined : await this.#readShared();
     let session: Session;
     try {
       const data = await postAuthMutation(this.#transport, 'loginWithEmailPassword', LOGIN, { email, password });
       const { pair, claims } = readTokenPair(data, 'loginWithEmailPassword');
-      session = this.#toSession(pair, claims, this.#clock.now(), (data as { user?: Partial<TokenUser> }).user);
+      const receivedAt = this.#clock.now();
+      const user = (data as { user?: Partial<TokenUser> }).user;
+      session = this.#toSession({ ...pair, receivedAt }, claims, receivedAt, user);
     } catch (error) {
       this.#publish({ ...this.#state, error: error as Error });
       throw error;
@@ -229,16 +229,8 @@ export class TokenSession {
     const epoch = ++this.#epoch;
     this.#inflight = null;
     this.#activate(session);
-    let outdone = false;
-    await this.#locked(async () => {
-      if (epoch !== this.#epoch) return;
-      outdone = !!before && (await this.#readShared()) === null;
-      if (!outdone) await this.#put(session.pair);
-    });
-    if (outdone) {
-      this.#revokeInBackground(session.pair);
-      throw this.#end('logout');
-    }
+    // A new session: a logout elsewhere that did not know it (it revokes the pair it knew) does not end it.
+    await this.#write(epoch, session.pair);
     return { user: session.user };
   };
 
@@ -257,7 +249,6 @@ export class TokenSession {
     // Candidates for revocation, newest last: the server should get the newest pair, not a spent one.
     const pairs: Array<TokenPair | null | undefined> = [this.#current?.pair];
     this.#end('logout');
-    const epoch = this.#epoch;
     // Cleared at once, not under the lock: sessions sharing the store follow now, not after a refresh that
     // may hold the lock until it times out. A refresh that is out reads the store again before it writes.
     pairs.push(await this.#clear());
@@ -270,9 +261,11 @@ export class TokenSession {
         // No new pair came of it.
       }
     }
-    // Once more under the lock, after any refresh that read the store before the clear and wrote after it.
+    // Once more under the lock, after this session's own writes and refreshes that were under way: a pair of
+    // this session's that one of them stored is cleared too. A login elsewhere is not this session's to end.
     await this.#locked(async () => {
-      if (epoch === this.#epoch) pairs.push(await this.#clear());
+      const late = await this.#read();
+      if (late && pairs.some((pair) => pair?.refreshToken === late.refreshToken)) await this.#put(null);
     });
     const revoke = pairs.filter((pair): pair is TokenPair => !!pair).at(-1);
     if (!revoke) return;
@@ -411,7 +404,9 @@ export class TokenSession {
     try {
       const data = await postAuthMutation(this.#transport, 'refreshToken', REFRESH, { token: pair.refreshToken });
       try {
-        rotated = { kind: 'rotated', ...readTokenPair(data, 'refreshToken'), receivedAt: this.#clock.now() };
+        const { pair: next, claims } = readTokenPair(data, 'refreshToken');
+        const receivedAt = this.#clock.now();
+        rotated = { kind: 'rotated', pair: { ...next, receivedAt }, claims, receivedAt };
       } catch (error) {
         // The service has spent the old refresh token and sent nothing we can use.
         await this.#clearIfHolds(pair);
@@ -602,8 +597,17 @@ export class TokenSession {
       // The refresh token may still be good: treat the access token as dead and renew the pair.
       claims = { exp: 0 };
     }
+    // Received by another session or before a restart: timed from when it arrived, else as if this session had
+    // received it, given how far the server's clock is from ours.
+    const { iat } = claims;
+    const receivedAt =
+      typeof pair.receivedAt === 'number'
+        ? pair.receivedAt
+        : this.#skew !== undefined && typeof iat === 'number'
+          ? iat * 1000 + this.#skew
+          : undefined;
     // Another session may have logged in as someone else: keep what the login said only for the same user.
-    return this.#toSession(pair, claims, undefined, known && known.id === String(claims.sub ?? known.id) ? known : undefined);
+    return this.#toSession(pair, claims, receivedAt, known && known.id === String(claims.sub ?? known.id) ? known : undefined);
   }
 
   #listenForResume(): void {
@@ -624,6 +628,7 @@ export class TokenSession {
   }
 
   #toSession(pair: TokenPair, claims: TokenClaims, receivedAt?: number, known?: Partial<TokenUser>): Session {
+    if (receivedAt !== undefined && typeof claims.iat === 'number') this.#skew = receivedAt - claims.iat * 1000;
     const role = claims[this.#roleClaim];
     const email = known?.email ?? claims.email;
     const user: TokenUser = {

@@ -10,6 +10,12 @@ export interface TokenPair {
   readonly accessToken: string;
   /** Long-lived, single-use token that renews the pair. */
   readonly refreshToken: string;
+  /**
+   * When this pair reached the client, in ms by the local clock. Written with the pair so that another tab, or
+   * a restart, times it from its lifetime rather than by `exp` against a clock that may disagree with the
+   * server's. Stores may drop it.
+   */
+  readonly receivedAt?: number;
 }
 
 /** A value, or a promise of it: store methods may be synchronous or asynchronous. */

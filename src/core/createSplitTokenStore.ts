@@ -61,7 +61,7 @@ export function createSplitTokenStore(
     async get() {
       const refreshToken = await slot.get();
       if (!refreshToken) return null;
-      return { accessToken: memory?.refreshToken === refreshToken ? memory.accessToken : '', refreshToken };
+      return memory?.refreshToken === refreshToken ? memory : { accessToken: '', refreshToken };
     },
     async set(pair) {
       memory = pair;

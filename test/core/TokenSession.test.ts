@@ -33,7 +33,7 @@ describe('login', () => {
     call.respond({ data: { loginWithEmailPassword: { ...pair, user: { id: 'u_9', email: 'c@d.test', role: 'Cashier' } } } });
     const { user } = await login;
     expect(user).toMatchObject({ id: 'u_9', email: 'c@d.test', role: 'Cashier' });
-    expect(await store.get()).toEqual(pair);
+    expect(await store.get()).toEqual({ ...pair, receivedAt: T0 });
     const state = session.getState();
     expect(state).toMatchObject({ status: 'authenticated', expiresAt: T0 + 15 * MINUTE, refreshAt: T0 + 15 * MINUTE - 150_000 });
     expect(states).toEqual(['unauthenticated', 'authenticated']);
@@ -95,7 +95,7 @@ describe('refresh', () => {
     const next = stub.nextPair();
     stub.last('refreshToken').respond({ data: { refreshToken: next } });
     await Promise.all(callers);
-    expect(await store.get()).toEqual(next);
+    expect(await store.get()).toEqual({ ...next, receivedAt: T0 });
     expect(await session.getAccessToken()).toBe(next.accessToken);
   });
 

@@ -1,4 +1,5 @@
 import { type ApolloClient, ApolloLink, gql } from '@apollo/client';
+import { ServerError } from '@apollo/client/errors';
 import type { Subscription } from 'rxjs';
 import {
   AuthRejectedError,
@@ -11,9 +12,9 @@ import {
   type TokenStore,
 } from '../../src';
 import { FakeClock } from './FakeClock';
+import type { Invariant, KnownBug, Trigger } from './knownBugs';
 import { type Schedule, describeStep } from './schedule';
 import { createSpecServerModel, MODEL_USERS, ModelTransportError, readClaims } from './specServerModel';
-import { ServerError } from '@apollo/client/errors';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const MINUTE = 60_000;
@@ -53,6 +54,10 @@ export function createTotals() {
     sessionsEndedRejected: 0,
     timersFiredLate: 0,
     violations: 0,
+    /** Schedules in which the trigger of a known bug occurred, by trigger. */
+    triggered: {} as Record<string, number>,
+    /** Violations tolerated as symptoms of a known bug, by invariant. */
+    tolerated: {} as Record<string, number>,
   };
 }
 export type Totals = ReturnType<typeof createTotals>;
@@ -77,6 +82,16 @@ export class ScheduleViolation extends Error {
   override name = 'ScheduleViolation';
 }
 
+/** Options of {@link runSchedule}. */
+export interface RunOptions {
+  /** Where the counters go. */
+  readonly totals?: Totals;
+  /** Receives a line per step, request and state change: for replaying one schedule by hand. */
+  readonly trace?: (line: string) => void;
+  /** Known bugs whose symptoms are tolerated in schedules where their trigger occurred. */
+  readonly tolerate?: readonly KnownBug[];
+}
+
 // Lets every promise chain the last step started run to its end: nothing in a run waits for a real timer.
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -85,34 +100,38 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
  * throws a {@link ScheduleViolation} naming every invariant it broke.
  *
  * @remarks
- * The invariants, checked as the steps run and again once the schedule is drained (every pending request
- * answered `ok`):
+ * The invariants ({@link Invariant}), checked after every step, again once the schedule is drained (every
+ * pending request answered `ok`), and after `dispose()`:
  *
- * 1. Every operation settles exactly once (data, error or unsubscribed), and every `login`/`logout`/`refresh`
- *    call settles; errors are typed (`SessionEndedError`, `AuthRequestError`, or the transport's own).
- * 2. No operation reaches the server more than twice (one replay), none after it was unsubscribed, and a replay
- *    never carries the access token whose `TOKEN_EXPIRED` caused it.
- * 3. The service never receives a refresh token twice, unless an earlier submission's answer was lost (dropped
- *    after the rotation, or abandoned by the client on `refreshTimeout`): the client cannot tell that from a
- *    request that never arrived, and re-submitting is the only way to find out.
- * 4. A session ends as `rejected` only after the service rejected a refresh of that instance.
- * 5. After `logout()` (on any instance: they share the store) and until a later login answer arrives, no
- *    operation carries a token and no instance is `authenticated`: a late refresh cannot revive the session.
- * 6. Whenever the network is quiet (nothing pending), state and store agree. With several instances on one
- *    store, "agree" means: each instance is `authenticated` exactly when the store holds a pair, and then
- *    its user's claims are those of the stored access token (so it sends the stored token, the same as the
- *    others); after a logout the store is empty; nobody is still `loading`.
- * 7. Each instance publishes a consistent sequence: `authenticated` always with a user whose id is the token's
- *    `sub`, `loading` and `unauthenticated` with none, and never `loading` again once it left it.
- * 8. Callbacks get what the README promises: `onError` only `AuthRequestError`/`AuthRejectedError`; no
- *    unhandled rejection.
- * 9. After `dispose()`, no timer is armed on the clock and no store listener is left.
+ * - `settles`: every operation settles exactly once (data, error or unsubscribed); every `login`/`logout`/
+ *   `refresh` call settles.
+ * - `typed-errors`: operations fail with `SessionEndedError`, `AuthRequestError` or the transport's own error;
+ *   `onError` gets only `AuthRequestError`/`AuthRejectedError`.
+ * - `replays-once`: no operation reaches the server more than twice, none after it was unsubscribed, and a
+ *   replay never carries the token whose `TOKEN_EXPIRED` caused it.
+ * - `single-use`: the service never receives a refresh token twice, unless an earlier submission's answer was
+ *   lost (dropped after the rotation, or abandoned on `refreshTimeout`): the client cannot tell that from a
+ *   request that never arrived. `single-use-refused`: a token the service refused is never sent again.
+ * - `rejected-only-when-rejected`: a session ends as `rejected` only after the service refused a refresh of
+ *   that instance; network failures, 502s and timeouts never end one.
+ * - `logout-is-final`: a `logout()` on any instance (they share the store) ends the session it knew: the
+ *   service's family (`sid`) of that instance's pair and of the stored pair at that moment. From then on no
+ *   operation carries a token of those families, and once quiet nobody is `authenticated` on one and the store
+ *   holds none. A login elsewhere that the logout did not know of (its pair not stored yet) starts a new
+ *   family, which the logout does not end.
+ * - `state-and-store-agree`, whenever nothing is pending. With several instances on one store, "agree" means:
+ *   each instance is `authenticated` exactly when the store holds a pair, and then its user's claims are those
+ *   of the stored access token (so every instance sends the stored token); nobody is still `loading`.
+ * - `consistent-states`: `authenticated` always with a user whose id is the token's `sub`, `loading` and
+ *   `unauthenticated` with none, never `loading` again once left.
+ * - `dispose-leaves-nothing`: no timer armed on the clock, no store listener left.
+ * - `no-unhandled-rejection`.
+ *
+ * A violation that is a symptom of a bug in `options.tolerate`, in a schedule where that bug's trigger
+ * occurred, is counted in `totals.tolerated` instead.
  */
-export async function runSchedule(
-  schedule: Schedule,
-  totals: Totals = createTotals(),
-  trace: (line: string) => void = () => {},
-): Promise<void> {
+export async function runSchedule(schedule: Schedule, options: RunOptions = {}): Promise<void> {
+  const { totals = createTotals(), trace = () => {}, tolerate = [] } = options;
   const clock = new FakeClock(T0);
   const model = createSpecServerModel({ clock, skewMs: schedule.skewMs, expiredAs: schedule.expiredAs });
   const initial = schedule.initial === 'empty' ? null : model.issuePair(0, schedule.initial === 'dead' ? 20 * MINUTE : 0);
@@ -120,8 +139,14 @@ export async function runSchedule(
   let storeListeners = 0;
   const store: TokenStore = {
     get: memory.get,
-    set: memory.set,
-    clear: memory.clear,
+    set: (pair) => {
+      trace(`  store <- ${String(readClaims(pair.accessToken)?.jti)}`);
+      memory.set(pair);
+    },
+    clear: () => {
+      trace('  store <- empty');
+      memory.clear();
+    },
     subscribe(listener) {
       storeListeners++;
       const off = memory.subscribe!(listener);
@@ -136,14 +161,26 @@ export async function runSchedule(
 
   const violations: string[] = [];
   let where = 'start';
-  const fail = (message: string) => violations.push(`${where}: ${message}`);
-  const unhandled = (reason: unknown) => fail(`unhandled rejection: ${String(reason)}`);
+  // The triggers of known bugs that have occurred in this schedule.
+  const triggered = new Set<Trigger>();
+  const fail = (invariant: Invariant, message: string) => {
+    const excused = tolerate.some((bug) => triggered.has(bug.trigger) && bug.symptoms.includes(invariant));
+    if (excused) totals.tolerated[invariant] = (totals.tolerated[invariant] ?? 0) + 1;
+    else violations.push(`${where}: [${invariant}] ${message}`);
+  };
+  const trigger = (event: Trigger) => {
+    if (!triggered.has(event)) totals.triggered[event] = (totals.triggered[event] ?? 0) + 1;
+    triggered.add(event);
+  };
+  const refreshOut = () => model.pending.some((request) => request.kind === 'refreshToken' && !request.abandoned);
+  const unhandled = (reason: unknown) => fail('no-unhandled-rejection', `unhandled rejection: ${String(reason)}`);
   process.on('unhandledRejection', unhandled);
 
   const operations: OperationRecord[] = [];
   const calls: Array<{ what: string; settled: boolean }> = [];
-  // Set by a logout step, cleared when a login answer reaches a client.
-  let loggedOut = false;
+  // The families (`sid`) that logout steps ended.
+  const loggedOut = new Set<string>();
+  const sidOf = (token: string | undefined) => (token ? String(readClaims(token)?.sid ?? '') : '');
 
   const clients: Client[] = Array.from({ length: schedule.instances }, (_, instance) => {
     const auth = createTokenAuth({
@@ -157,11 +194,11 @@ export async function runSchedule(
         totals.sessionsEndedRejected++;
         client.rejectedEnds++;
         if (client.rejectedEnds > model.rejectionsDelivered[instance]!) {
-          fail(`instance ${instance} ended its session as rejected, but the service rejected none of its refreshes`);
+          fail('rejected-only-when-rejected', `instance ${instance} ended its session as rejected, but the service rejected none of its refreshes`);
         }
       },
       onError: (error) => {
-        if (!AuthRequestError.is(error) && !AuthRejectedError.is(error)) fail(`onError got an untyped error: ${String(error)}`);
+        if (!AuthRequestError.is(error) && !AuthRejectedError.is(error)) fail('typed-errors', `onError got an untyped error: ${String(error)}`);
       },
     });
     const client: Client = { auth, link: ApolloLink.from([auth.link, model.linkFor(instance)]), leftLoading: false, rejectedEnds: 0 };
@@ -176,16 +213,19 @@ export async function runSchedule(
     const client = clients[instance]!;
     const { status, user } = client.auth.getState();
     if (status === 'loading') {
-      if (client.leftLoading) fail(`instance ${instance} went back to loading`);
+      if (client.leftLoading) fail('consistent-states', `instance ${instance} went back to loading`);
     } else client.leftLoading = true;
     if (status === 'authenticated') {
-      if (user === null) fail(`instance ${instance} is authenticated with user null`);
-      else if (user.id !== user.claims.sub) fail(`instance ${instance} shows user ${user.id} but sends a token of ${String(user.claims.sub)}`);
-    } else if (user !== null) fail(`instance ${instance} is ${status} with a user`);
+      if (user === null) fail('consistent-states', `instance ${instance} is authenticated with user null`);
+      else if (user.id !== user.claims.sub) fail('consistent-states', `instance ${instance} shows user ${user.id} but sends a token of ${String(user.claims.sub)}`);
+    } else if (user !== null) fail('consistent-states', `instance ${instance} is ${status} with a user`);
   }
 
   model.onLoginDelivered = () => {
-    loggedOut = false;
+    if (refreshOut()) trigger('session-change-during-refresh');
+  };
+  model.onRefreshRefused = () => {
+    if (clients.length > 1) trigger('refusal-with-peers');
   };
   model.onAttempt = ({ op, instance, token }) => {
     trace(`  op ${op}@${instance} sent with ${token ? String(readClaims(token)?.jti) : 'no token'}`);
@@ -193,22 +233,22 @@ export async function runSchedule(
     const record = operations[op]!;
     record.tokens.push(token);
     if (record.tokens.length === 2) totals.replays++;
-    if (record.tokens.length > 2) fail(`op ${op} reached the server ${record.tokens.length} times`);
-    if (record.settled === 'cancelled') fail(`op ${op} reached the server after it was unsubscribed`);
+    if (record.tokens.length > 2) fail('replays-once', `op ${op} reached the server ${record.tokens.length} times`);
+    if (record.settled === 'cancelled') fail('replays-once', `op ${op} reached the server after it was unsubscribed`);
     if (record.tokens.length === 2 && token !== undefined && token === record.tokens[0]) {
-      fail(`op ${op} was replayed with the token that had expired`);
+      fail('replays-once', `op ${op} was replayed with the token that had expired`);
     }
-    if (loggedOut && token !== undefined) fail(`op ${op}@${instance} carried a token after logout`);
+    if (loggedOut.has(sidOf(token))) fail('logout-is-final', `op ${op}@${instance} carried a token of a session logged out`);
   };
 
   function settle(record: OperationRecord, how: 'data' | 'error' | 'cancelled', error?: unknown) {
-    if (record.settled) fail(`op ${record.id} settled twice (${record.settled}, then ${how})`);
+    if (record.settled) fail('settles', `op ${record.id} settled twice (${record.settled}, then ${how})`);
     record.settled = how;
     if (how === 'data') totals.operationsSucceeded++;
     if (how === 'error') {
       totals.operationsErrored++;
       if (!SessionEndedError.is(error) && !AuthRequestError.is(error) && !ServerError.is(error) && !(error instanceof ModelTransportError)) {
-        fail(`op ${record.id} failed with an untyped error: ${String(error)}`);
+        fail('typed-errors', `op ${record.id} failed with an untyped error: ${String(error)}`);
       }
     }
     if (how === 'cancelled') totals.operationsCancelled++;
@@ -233,25 +273,35 @@ export async function runSchedule(
     );
   }
 
-  async function fireUntil(until: number) {
-    for (let fired = 0; clock.fireNext(until); fired++) {
-      if (fired > MAX_TIMERS_PER_STEP) return fail('timers keep firing: a loop');
+  // Fires the timers due by `until` in order. With `stopOnRequest`, stops at the first one that puts a new
+  // request on the network and returns false: time stops there, and the schedule decides what the network does.
+  async function fireUntil(until: number, stopOnRequest = false): Promise<boolean> {
+    for (let fired = 0; ; fired++) {
+      const out = model.pending.length;
+      if (!clock.fireNext(until)) return true;
+      if (fired > MAX_TIMERS_PER_STEP) {
+        fail('settles', 'timers keep firing: a loop');
+        return true;
+      }
       await flush();
+      if (stopOnRequest && model.pending.length > out) return false;
     }
   }
 
   function checkQuiet() {
     const stored = (memory.get() as TokenPair | null) ?? null;
-    if (loggedOut && stored) fail('the store holds a pair after logout');
+    if (stored && loggedOut.has(sidOf(stored.accessToken))) fail('logout-is-final', 'the store holds a pair of a session logged out');
     const storedJti = stored ? readClaims(stored.accessToken)?.jti : undefined;
     clients.forEach(({ auth }, instance) => {
       const { status, user } = auth.getState();
-      if (loggedOut && status === 'authenticated') fail(`instance ${instance} is authenticated after logout`);
-      if (status === 'loading') fail(`instance ${instance} is still loading with nothing pending`);
-      else if (stored && status !== 'authenticated') fail(`the store holds a pair but instance ${instance} is ${status}`);
-      else if (!stored && status === 'authenticated') fail(`instance ${instance} is authenticated but the store is empty`);
+      if (status === 'authenticated' && loggedOut.has(String(user?.claims.sid ?? ''))) {
+        fail('logout-is-final', `instance ${instance} is authenticated on a session logged out`);
+      }
+      if (status === 'loading') fail('state-and-store-agree', `instance ${instance} is still loading with nothing pending`);
+      else if (stored && status !== 'authenticated') fail('state-and-store-agree', `the store holds a pair but instance ${instance} is ${status}`);
+      else if (!stored && status === 'authenticated') fail('state-and-store-agree', `instance ${instance} is authenticated but the store is empty`);
       else if (stored && user && user.claims.jti !== storedJti) {
-        fail(`instance ${instance} sends ${String(user.claims.jti)} but the store holds ${String(storedJti)}`);
+        fail('state-and-store-agree', `instance ${instance} sends ${String(user.claims.jti)} but the store holds ${String(storedJti)}`);
       }
     });
   }
@@ -259,8 +309,9 @@ export async function runSchedule(
   function checkStep() {
     for (const resubmission of model.resubmissions.splice(0)) {
       if (resubmission.afterLostResponse) continue;
-      const refused = resubmission.afterRejection ? ', after the service had refused it' : '';
-      fail(`refresh token ${resubmission.token} reached the service ${resubmission.receptions} times${refused}`);
+      if (resubmission.afterRejection) {
+        fail('single-use-refused', `refresh token ${resubmission.token} reached the service again after the service had refused it`);
+      } else fail('single-use', `refresh token ${resubmission.token} reached the service ${resubmission.receptions} times`);
     }
     if (model.pending.length === 0) checkQuiet();
     if (violations.length > 0) throw new ScheduleViolation(violations.join('\n'));
@@ -286,8 +337,7 @@ export async function runSchedule(
           break;
         case 'advance': {
           const until = clock.now() + step.ms;
-          await fireUntil(until);
-          clock.jump(until - clock.now());
+          if (await fireUntil(until, true)) clock.jump(until - clock.now());
           break;
         }
         case 'jump':
@@ -301,14 +351,22 @@ export async function runSchedule(
         }
         case 'login': {
           totals.logins++;
+          if (refreshOut()) trigger('session-change-during-refresh');
           const user = MODEL_USERS[step.user]!;
           track(where, clients[step.instance % clients.length]!.auth.login(user.email, user.password));
           break;
         }
         case 'logout':
           totals.logoutCalls++;
-          if (model.pending.some((request) => request.kind === 'refreshToken' && !request.abandoned)) totals.logoutsWithRefreshInFlight++;
-          loggedOut = true;
+          if (refreshOut()) {
+            totals.logoutsWithRefreshInFlight++;
+            trigger('session-change-during-refresh');
+          }
+          {
+            const stored = (memory.get() as TokenPair | null) ?? null;
+            const known = clients[step.instance % clients.length]!.auth.getState().user?.claims.sid;
+            for (const sid of [stored && sidOf(stored.accessToken), known]) if (sid) loggedOut.add(String(sid));
+          }
           track(where, clients[step.instance % clients.length]!.auth.logout());
           break;
         case 'refresh':
@@ -337,7 +395,7 @@ export async function runSchedule(
     where = 'drain';
     for (let round = 0; model.pending.length > 0; round++) {
       if (round > MAX_DRAIN_ROUNDS) {
-        fail('the network never went quiet');
+        fail('settles', 'the network never went quiet');
         break;
       }
       const request = model.deliver(0, 'ok');
@@ -345,15 +403,15 @@ export async function runSchedule(
       await flush();
     }
     await flush();
-    for (const record of operations) if (!record.settled) fail(`op ${record.id}@${record.instance} never settled`);
-    for (const call of calls) if (!call.settled) fail(`the call of ${call.what} never settled`);
+    for (const record of operations) if (!record.settled) fail('settles', `op ${record.id}@${record.instance} never settled`);
+    for (const call of calls) if (!call.settled) fail('settles', `the call of ${call.what} never settled`);
     checkStep();
 
     where = 'dispose';
     for (const { auth } of clients) auth.dispose();
     await flush();
-    if (clock.pending > 0) fail(`${clock.pending} timer(s) still armed after dispose()`);
-    if (storeListeners > 0) fail(`${storeListeners} store listener(s) left after dispose()`);
+    if (clock.pending > 0) fail('dispose-leaves-nothing', `${clock.pending} timer(s) still armed after dispose()`);
+    if (storeListeners > 0) fail('dispose-leaves-nothing', `${storeListeners} store listener(s) left after dispose()`);
     checkStep();
   } catch (error) {
     if (error instanceof ScheduleViolation) totals.violations++;

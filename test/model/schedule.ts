@@ -8,8 +8,11 @@ import type { Outcome } from './specServerModel';
 export type Step =
   | { readonly kind: 'op'; readonly instance: number }
   | { readonly kind: 'deliver'; readonly pick: number; readonly outcome: Outcome }
+  /** Time passes and timers fire on time; stops early at a timer that sends a request, so the schedule decides its fate. */
   | { readonly kind: 'advance'; readonly ms: number }
+  /** Time passes and no timer fires: the machine sleeps. They fire late, at the next `fire` or `advance`. */
   | { readonly kind: 'jump'; readonly ms: number }
+  /** Every timer that is due fires now, late if time jumped past it. */
   | { readonly kind: 'fire' }
   | { readonly kind: 'login'; readonly instance: number; readonly user: number }
   | { readonly kind: 'logout'; readonly instance: number }
@@ -95,13 +98,13 @@ const outcome: fc.Arbitrary<Outcome> = fc.oneof(
 // Mostly the small steps of an app in use; now and then the proactive refresh point (12.5 min), expiry
 // (15 min), a night asleep, or past the refresh token's 30 days.
 const advanceMs = fc.oneof(
-  { weight: 6, arbitrary: fc.integer({ min: 1, max: 20 * SECOND }) },
-  { weight: 3, arbitrary: fc.integer({ min: 20 * SECOND, max: 5 * MINUTE }) },
-  { weight: 2, arbitrary: fc.integer({ min: 5 * MINUTE, max: 16 * MINUTE }) },
+  { weight: 10, arbitrary: fc.integer({ min: 1, max: 10 * SECOND }) },
+  { weight: 1, arbitrary: fc.integer({ min: 10 * SECOND, max: 2 * MINUTE }) },
+  { weight: 2, arbitrary: fc.integer({ min: 2 * MINUTE, max: 16 * MINUTE }) },
 );
 const jumpMs = fc.oneof(
-  { weight: 4, arbitrary: fc.integer({ min: 1, max: 5 * MINUTE }) },
-  { weight: 4, arbitrary: fc.integer({ min: 12 * MINUTE, max: 3 * 60 * MINUTE }) },
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 5 * MINUTE }) },
+  { weight: 2, arbitrary: fc.integer({ min: 12 * MINUTE, max: 3 * 60 * MINUTE }) },
   { weight: 1, arbitrary: fc.constant(31 * 24 * 60 * MINUTE) },
 );
 
@@ -110,7 +113,7 @@ const instance = fc.nat({ max: 2 });
 /** Steps weighted towards operations and deliveries, where the interleavings are. */
 export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ kind: fc.constant('op' as const), instance }) },
-  { weight: 10, arbitrary: fc.record({ kind: fc.constant('deliver' as const), pick: fc.nat({ max: 7 }), outcome }) },
+  { weight: 14, arbitrary: fc.record({ kind: fc.constant('deliver' as const), pick: fc.nat({ max: 7 }), outcome }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMs }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('jump' as const), ms: jumpMs }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fire' as const) }) },

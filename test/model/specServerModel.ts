@@ -154,6 +154,8 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
   let onAttempt: (attempt: Attempt) => void = () => {};
   /** Called when a login answer reaches the client. */
   let onLoginDelivered: (instance: number) => void = () => {};
+  /** Called when a refresh refusal reaches the client. */
+  let onRefreshRefused: (instance: number) => void = () => {};
 
   const serverNow = () => clock.now() + skewMs;
 
@@ -267,9 +269,11 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
             if (outcome === 'lost' || outcome === 'netfail') reject(new TypeError(outcome === 'lost' ? 'socket hang up' : 'fetch failed'));
             else if (outcome === 'http502') resolve(textResponse(502, '<html><body>502 Bad Gateway</body></html>'));
             else {
-              if (kind === 'refreshToken' && (result!.body as { errors?: unknown }).errors) rejectionsDelivered[instance]!++;
+              const refused = kind === 'refreshToken' && (result!.body as { errors?: unknown }).errors !== undefined;
+              if (refused) rejectionsDelivered[instance]!++;
               resolve(textResponse(result!.status, JSON.stringify(result!.body)));
               if (kind === 'loginWithEmailPassword' && (result!.body as { data?: unknown }).data) onLoginDelivered(instance);
+              if (refused) onRefreshRefused(instance);
             }
           },
         };
@@ -346,6 +350,9 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
     },
     set onLoginDelivered(callback: (instance: number) => void) {
       onLoginDelivered = callback;
+    },
+    set onRefreshRefused(callback: (instance: number) => void) {
+      onRefreshRefused = callback;
     },
 
     /**
