@@ -256,7 +256,10 @@ export class TokenSession {
     if (inflight) {
       try {
         const rotation = await inflight.rotation;
-        pairs.push('orphan' in rotation ? rotation.orphan : rotation.kind === 'rotated' ? rotation.pair : undefined);
+        // An adopted pair is this session's newest, unless the store was replaced by a login elsewhere: then
+        // only the orphan is this session's.
+        if (rotation.kind === 'rotated') pairs.push(rotation.pair);
+        else if (rotation.kind !== 'unusable') pairs.push(rotation.orphan ?? (rotation.kind === 'adopted' ? rotation.pair : undefined));
       } catch {
         // No new pair came of it.
       }
@@ -390,9 +393,9 @@ export class TokenSession {
     return done;
   }
 
-  // Runs under the lock, as every store write does. The store is read again first: a session sharing it may
-  // have rotated or ended the pair while this one waited. The new pair is stored before the lock is released,
-  // so the next holder reads it.
+  // Runs under the lock. The store is read again first: a session sharing it may have rotated or ended the pair
+  // while this one waited; and again before writing, since a logout clears it without the lock. The new pair is
+  // stored before the lock is released, so the next holder reads it.
   async #rotate(pair: TokenPair, epoch: number): Promise<Rotation> {
     // Ended while waiting for the lock: the caller sees the epoch changed and settles without a request.
     if (epoch !== this.#epoch) return { kind: 'gone' };
@@ -478,8 +481,8 @@ export class TokenSession {
     });
   }
 
-  // Every store write runs under the lock, so that sessions sharing the store see each other's writes in the
-  // order they were made.
+  // Store writes run under the lock, so that they cannot land in the middle of a refresh of a session sharing
+  // the store; only logout's first clear does not wait for it.
   #locked(task: () => Promise<void>): Promise<void> {
     return this.#track(this.#lock(this.#lockName, task)).catch((error: unknown) => this.#report(error));
   }
