@@ -9,6 +9,8 @@
  */
 export type Lock = <T>(name: string, task: () => Promise<T>) => Promise<T>;
 
+import { AuthRequestError } from './AuthRequestError';
+
 interface LockManagerLike {
   request<T>(name: string, options: { signal?: AbortSignal }, task: () => Promise<T>): Promise<T>;
 }
@@ -27,7 +29,8 @@ export function createLock(): Lock {
     if (locks) {
       return locks.request(name, { signal: AbortSignal.timeout?.(WEB_LOCK_WAIT) }, task).catch((error: unknown) => {
         if ((error as Error)?.name !== 'TimeoutError') throw error;
-        throw new Error(`Waited ${WEB_LOCK_WAIT / 1000} s for the "${name}" lock, which another tab holds.`, { cause: error });
+        // Transient, like a refresh that timed out: the session is kept and the refresh retried.
+        throw new AuthRequestError(`Waited ${WEB_LOCK_WAIT / 1000} s for the "${name}" lock, which another tab holds.`, 'lock', undefined, error);
       });
     }
     const run = (queues.get(name) ?? Promise.resolve()).then(task);

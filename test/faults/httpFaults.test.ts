@@ -480,7 +480,7 @@ describe('fault injection over HTTP against the demo server', () => {
     expect(await stored(store)).toBeNull();
   });
 
-  it('an operation unsubscribed while it waits for a refresh is never sent, and the others and the session carry on', async () => {
+  it('an operation unsubscribed while it waits for a refresh is never replayed, and the others and the session carry on', async () => {
     const server = await startServer();
     const { auth, client } = connect(server);
     await auth.login(...ADMIN);
