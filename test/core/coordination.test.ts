@@ -27,6 +27,20 @@ async function twoSessions(options: { store?: TokenStore; lockB?: ReturnType<typ
   return { a, b, stub, store, onRefreshA, onRefreshB };
 }
 
+/** B's refresh is out and holds the lock; A logs in as another user, and its login has been answered. */
+async function loginWhileTheOtherRefreshes() {
+  const sessions = await twoSessions();
+  const { a, b, stub } = sessions;
+  stub.auto = false;
+  const refreshB = b.refresh();
+  await vi.advanceTimersByTimeAsync(0);
+  const login = a.login('c@d.test', 'pw');
+  await vi.advanceTimersByTimeAsync(0);
+  const fresh = stub.nextPair();
+  stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...fresh, user: { id: 'u_2', email: 'c@d.test', role: 'Cashier' } } } });
+  return { ...sessions, refreshB, login, fresh };
+}
+
 describe('sessions that share a store', () => {
   it('follow a login made by the other', async () => {
     const { a, b } = await twoSessions();
@@ -142,14 +156,7 @@ describe('sessions that share a store, racing', () => {
   });
 
   it('a login in one while the other refreshes is not overwritten: both end on the new login', async () => {
-    const { a, b, stub, store } = await twoSessions();
-    stub.auto = false;
-    const refreshB = b.refresh();
-    await vi.advanceTimersByTimeAsync(0);
-    const login = a.login('c@d.test', 'pw');
-    await vi.advanceTimersByTimeAsync(0);
-    const fresh = stub.nextPair();
-    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...fresh, user: { id: 'u_2', email: 'c@d.test', role: 'Cashier' } } } });
+    const { a, b, stub, store, refreshB, login, fresh } = await loginWhileTheOtherRefreshes();
     stub.answer(stub.last('refreshToken'));
     await Promise.all([login, refreshB]);
     await vi.advanceTimersByTimeAsync(0);
@@ -211,15 +218,7 @@ describe('sessions that share a store, racing', () => {
 
 describe('a login and a logout in two sessions at once', () => {
   it('a logout that did not know of a new login ends the old session only: both follow the new login', async () => {
-    const { a, b, stub, store } = await twoSessions();
-    stub.auto = false;
-    // A refresh holds the lock, so A's login waits to store its pair.
-    const refreshB = b.refresh();
-    await vi.advanceTimersByTimeAsync(0);
-    const login = a.login('c@d.test', 'pw');
-    await vi.advanceTimersByTimeAsync(0);
-    const fresh = stub.nextPair();
-    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...fresh, user: { id: 'u_2' } } } });
+    const { a, b, stub, store, refreshB, login, fresh } = await loginWhileTheOtherRefreshes();
     await vi.advanceTimersByTimeAsync(0);
     const logout = b.logout();
     stub.auto = true;
