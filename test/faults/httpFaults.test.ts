@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import type { ApolloClient } from '@apollo/client';
 import { ServerError } from '@apollo/client/errors';
 import { decodeJwt, SignJWT } from 'jose';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AuthRequestError,
   type Clock,
@@ -15,21 +15,14 @@ import {
   type TokenStore,
 } from '../../src';
 import { type AuthServer, type AuthServerOptions, createAuthServer } from '../../demo/server/createAuthServer';
+import { clientFor, ping, PING, useCleanups } from '../helpers/overHttp';
 
 // Cases that test/integration/tokenAuth.test.ts does not already cover; RELIABILITY.md lists both.
 
-const PING = gql`
-  query Ping($n: Int) {
-    ping(n: $n)
-  }
-`;
 const SECRET = 'faults-test-secret-of-at-least-32-bytes!';
 const ADMIN = ['admin@demo.test', 'admin-pass'] as const;
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 /** A fresh demo server on 127.0.0.1, an ephemeral port, and a secret the test can sign with. */
 async function startServer(options: AuthServerOptions = {}) {
@@ -45,16 +38,9 @@ function connect(server: AuthServer, options: Partial<TokenAuthOptions> = {}) {
   const onSessionEnd = vi.fn();
   const store = options.store ?? createMemoryTokenStore();
   const auth = createTokenAuth({ uri: server.url, store, onError, onSessionEnd, ...options });
-  const client = new ApolloClient({
-    link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url })]),
-    cache: new InMemoryCache(),
-  });
+  const client = clientFor(auth.link, server.url);
   cleanups.push(() => auth.dispose());
   return { auth, client, store, onError, onSessionEnd };
-}
-
-function ping(client: ApolloClient, n: number) {
-  return client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' });
 }
 
 /** Runs `count` pings at once and sorts how they settled. */

@@ -1,18 +1,9 @@
-import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryTokenStore, createTokenAuth } from '../../src';
 import { createAuthServer } from '../../demo/server/createAuthServer';
+import { clientFor, ping, useCleanups } from '../helpers/overHttp';
 
-const PING = gql`
-  query Ping($n: Int) {
-    ping(n: $n)
-  }
-`;
-
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 describe('two createTokenAuth instances sharing one store, over HTTP', () => {
   it('40 concurrent operations on an expired token give one refresh, no reuse, 40 successes', async () => {
@@ -23,7 +14,7 @@ describe('two createTokenAuth instances sharing one store, over HTTP', () => {
     const instances = [0, 1].map(() => {
       const auth = createTokenAuth({ uri, store });
       cleanups.push(() => auth.dispose());
-      const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+      const client = clientFor(auth.link, uri);
       return { auth, client };
     });
     await instances[0]!.auth.login('admin@demo.test', 'admin-pass');
@@ -31,7 +22,7 @@ describe('two createTokenAuth instances sharing one store, over HTTP', () => {
     server.expireAllAccessTokens();
     server.resetStats();
     const results = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, n) => instances[n % 2]!.client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })),
+      Array.from({ length: 40 }, (_, n) => ping(instances[n % 2]!.client, n)),
     );
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });

@@ -1,5 +1,5 @@
-import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { gql } from '@apollo/client';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AuthRejectedError,
   AuthRequestError,
@@ -11,12 +11,8 @@ import {
   type TokenStore,
 } from '../../src';
 import { type AuthServer, type AuthServerOptions, createAuthServer } from '../../demo/server/createAuthServer';
+import { clientFor, ping, useCleanups } from '../helpers/overHttp';
 
-const PING = gql`
-  query Ping($n: Int) {
-    ping(n: $n)
-  }
-`;
 const ME = gql`
   query Me {
     me {
@@ -26,10 +22,7 @@ const ME = gql`
   }
 `;
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 /** The real demo server on an ephemeral port, with a clock the test can move. */
 async function startServer(options: AuthServerOptions = {}) {
@@ -42,16 +35,9 @@ async function startServer(options: AuthServerOptions = {}) {
 
 function connect(server: AuthServer, options: Partial<TokenAuthOptions> = {}) {
   const auth = createTokenAuth({ uri: server.url, ...options });
-  const client = new ApolloClient({
-    link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url })]),
-    cache: new InMemoryCache(),
-  });
+  const client = clientFor(auth.link, server.url);
   cleanups.push(() => auth.dispose());
   return { auth, client };
-}
-
-function ping(client: ApolloClient, n: number) {
-  return client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' });
 }
 
 async function settleAll<T>(promises: Array<Promise<T>>) {

@@ -1,21 +1,15 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthServer } from '../../demo/server/createAuthServer';
 import { createServiceAuth } from '../../src/service';
+import { clientFor, ping, PING, useCleanups } from '../helpers/overHttp';
 
-const PING = gql`
-  query Ping($n: Int) {
-    ping(n: $n)
-  }
-`;
 const PASSWORD = 'cashier-pass';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+const cleanups = useCleanups();
+afterEach(() => {
   vi.restoreAllMocks();
 });
 
@@ -36,15 +30,15 @@ describe('createServiceAuth', () => {
       onError: (error) => errors.push(error),
     });
     cleanups.push(() => auth.dispose());
-    const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+    const client = clientFor(auth.link, uri);
     const { user } = await auth.start();
     expect(user.role).toBe('Cashier');
-    expect((await client.query({ query: PING, variables: { n: 1 }, fetchPolicy: 'network-only' })).data).toEqual({ ping: 1 });
+    expect((await ping(client, 1)).data).toEqual({ ping: 1 });
 
     server.revokeAllSessions();
     server.expireAllAccessTokens();
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, n) => client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })),
+      Array.from({ length: 5 }, (_, n) => ping(client, n)),
     );
     expect(results.map((r) => r.data)).toEqual(Array.from({ length: 5 }, (_, n) => ({ ping: n })));
     expect(server.stats).toMatchObject({ loginCalls: 2, refreshCalls: 1 });
@@ -56,7 +50,7 @@ describe('createServiceAuth', () => {
     const { server, uri } = await start();
     const auth = createServiceAuth({ uri, credentials: () => ({ email: 'admin@demo.test', password: 'admin-pass' }) });
     cleanups.push(() => auth.dispose());
-    const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+    const client = clientFor(auth.link, uri);
     await client.query({ query: PING, variables: { n: 1 } });
     expect(server.stats.loginCalls).toBe(1);
 
@@ -64,7 +58,7 @@ describe('createServiceAuth', () => {
     cleanups.push(() => bad.dispose());
     await expect(bad.start()).rejects.toMatchObject({ name: 'AuthRejectedError', code: 'INVALID_CREDENTIALS' });
     // Refused credentials are not sent again with every operation.
-    const badClient = new ApolloClient({ link: ApolloLink.from([bad.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+    const badClient = clientFor(bad.link, uri);
     const attempts = await Promise.allSettled(Array.from({ length: 10 }, (_, n) => badClient.query({ query: PING, variables: { n } })));
     expect(attempts.every((a) => a.status === 'rejected' && (a.reason as Error).name === 'AuthRejectedError')).toBe(true);
     expect(server.stats.loginCalls).toBe(2);

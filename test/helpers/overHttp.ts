@@ -1,0 +1,28 @@
+import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { afterEach } from 'vitest';
+
+/** The demo server's `ping(n)`: distinct operations that Apollo does not deduplicate. */
+export const PING = gql`
+  query Ping($n: Int) {
+    ping(n: $n)
+  }
+`;
+
+/** A list of teardowns that run, newest first, after each test of the file that calls this. */
+export function useCleanups(): Array<() => unknown> {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
+}
+
+/** An `ApolloClient` whose chain is `link` then an `HttpLink` to `uri`. */
+export function clientFor(link: ApolloLink, uri: string): ApolloClient {
+  return new ApolloClient({ link: ApolloLink.from([link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+}
+
+/** Sends `ping(n)` past the cache. */
+export function ping(client: ApolloClient, n: number) {
+  return client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' });
+}
