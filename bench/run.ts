@@ -3,24 +3,27 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { longSessionMarkdown, longSessionSummary, simulateLongSession } from './longSession.ts';
 import { measureOverhead, overheadMarkdown, overheadSummary } from './overhead.ts';
+import { measureSizeByPart, sizeByPartMarkdown, sizeByPartSummary } from './sizeByPart.ts';
 import { measureStorms, stormMarkdown, stormSummary } from './storm.ts';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const STORM_SIZES = [10, 100, 1000];
 const STORM_TIMEOUT_MS = 30_000;
+// The size issue's budget for the core, in gzipped bytes (`.size-limit.cjs` holds the same).
+const CORE_BUDGET = 2500;
 
 const started = performance.now();
 const date = new Date().toISOString();
 
-console.log('1/3 happy-path overhead …');
+console.log('1/4 happy-path overhead …');
 const overhead = await measureOverhead({ rounds: 20, opsPerRound: 20_000, warmupRounds: 3 });
 console.log(overheadSummary(overhead));
 
-console.log('2/3 storms …');
+console.log('2/4 storms …');
 const storms = await measureStorms(STORM_SIZES, STORM_TIMEOUT_MS);
 console.log(stormSummary(storms));
 
-console.log('3/3 long session …');
+console.log('3/4 long session …');
 const longSession = await simulateLongSession({
   durationMs: 8 * 60 * 60 * 1000,
   intervalMs: 5_000,
@@ -28,6 +31,10 @@ const longSession = await simulateLongSession({
   refreshLeadTime: 150_000,
 });
 console.log(longSessionSummary(longSession));
+
+console.log('4/4 size of the core by part …');
+const sizes = await measureSizeByPart(CORE_BUDGET);
+console.log(sizeByPartSummary(sizes));
 
 const seconds = (performance.now() - started) / 1000;
 const cpuList = cpus();
@@ -47,6 +54,8 @@ const markdown = [
   stormMarkdown(storms, STORM_TIMEOUT_MS),
   '',
   longSessionMarkdown(longSession),
+  '',
+  sizeByPartMarkdown(sizes),
   '',
 ].join('\n');
 await writeFile(RESULTS, markdown);

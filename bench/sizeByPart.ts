@@ -1,0 +1,96 @@
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { markdownTable } from './helpers.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// As size-limit counts them: peers external, dependencies (jwt-decode) bundled, minified, gzip level 9.
+const PEERS = ['@apollo/client', 'graphql', 'rxjs', 'react', 'react-dom'];
+const CORE_IMPORT = "export { createTokenAuth, createMemoryTokenStore } from './src/index.ts';";
+// Every part the core bundles except the session engine (`TokenSession.ts`) and `createTokenAuth`, which wires
+// them together: what any client of this contract ships before it holds any token state.
+const PARTS_IMPORT = [
+  "export { TokenAuthLink, TokenExpiredLink, isTokenExpiredError, createMemoryTokenStore, systemClock, createLock } from './src/index.ts';",
+  "export { AuthRequestError, AuthRejectedError, SessionEndedError, getTokenSchedule } from './src/index.ts';",
+  "export { postAuthMutation } from './src/core/postAuthMutation.ts';",
+  "export { readTokenPair } from './src/core/readTokenPair.ts';",
+  "export { RefreshTimer } from './src/core/RefreshTimer.ts';",
+  "export { assertNotLocalStorage } from './src/core/createSplitTokenStore.ts';",
+  "export * from './src/core/authDocuments.ts';",
+].join('\n');
+
+/** One bundle: its minified and gzipped bytes, and the minified bytes each source file contributes. */
+export interface BundleSize {
+  readonly minified: number;
+  readonly gzipped: number;
+  readonly parts: ReadonlyArray<{ readonly file: string; readonly minified: number }>;
+}
+
+/** What {@link measureSizeByPart} found. */
+export interface SizeByPart {
+  readonly core: BundleSize;
+  readonly withoutEngine: BundleSize;
+  readonly budget: number;
+}
+
+async function bundle(contents: string): Promise<BundleSize> {
+  const result = await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'entry.ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+    metafile: true,
+    outfile: 'out.js',
+    external: PEERS.flatMap((peer) => [peer, `${peer}/*`]),
+    logLevel: 'error',
+  });
+  const code = result.outputFiles[0]!.contents;
+  const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
+  const parts = Object.entries(inputs)
+    .map(([file, { bytesInOutput }]) => ({ file: file.replace(/^node_modules\/([^/]+)\/.*$/, '$1 (dependency)'), minified: bytesInOutput }))
+    .filter((part) => part.minified > 0)
+    .sort((a, b) => b.minified - a.minified);
+  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, parts };
+}
+
+/**
+ * Measures where the core's bytes go: the `createTokenAuth` + `createMemoryTokenStore` bundle by source file,
+ * and the same parts without the session engine.
+ */
+export async function measureSizeByPart(budget: number): Promise<SizeByPart> {
+  return { core: await bundle(CORE_IMPORT), withoutEngine: await bundle(PARTS_IMPORT), budget };
+}
+
+/** One line for the console. */
+export function sizeByPartSummary({ core, withoutEngine, budget }: SizeByPart): string {
+  return `  core ${core.gzipped} B gzip (${core.minified} B minified); without the session engine ${withoutEngine.gzipped} B; budget ${budget} B`;
+}
+
+/** The section of `bench/RESULTS.md`. */
+export function sizeByPartMarkdown({ core, withoutEngine, budget }: SizeByPart): string {
+  const share = (minified: number) => `${((100 * minified) / core.minified).toFixed(1)} %`;
+  return [
+    '## 4. Size of the core, by part',
+    '',
+    "`import { createTokenAuth, createMemoryTokenStore } from 'apollo-link-token-pair'` bundled from `src` with esbuild as size-limit does it (peers external, jwt-decode bundled, minified, gzip level 9). `npm run size` measures the built `dist/` and is the figure CI checks; the two differ by a few bytes.",
+    '',
+    markdownTable(
+      ['Source file', 'minified bytes', 'share'],
+      core.parts.map((part) => [`\`${part.file}\``, part.minified, share(part.minified)]),
+    ),
+    '',
+    markdownTable(
+      ['Bundle', 'minified bytes', 'gzipped bytes', `budget ${budget} B`],
+      [
+        ['core: `createTokenAuth` + `createMemoryTokenStore`', core.minified, core.gzipped, core.gzipped <= budget ? 'met' : 'over'],
+        [
+          'every part of the core except the session engine (`TokenSession.ts`, `createTokenAuth.ts`)',
+          withoutEngine.minified,
+          withoutEngine.gzipped,
+          withoutEngine.gzipped <= budget ? 'met' : 'over',
+        ],
+      ],
+    ),
+  ].join('\n');
+}
