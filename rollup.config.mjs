@@ -4,14 +4,13 @@ import { dts } from 'rollup-plugin-dts';
 
 const src = fileURLToPath(new URL('./src/', import.meta.url));
 // Entries beside the core refer to it through `./index`, never through a copy of it.
-const satellites = ['react', 'service'].map((name) => `${src}${name}/`);
-const inSatellite = (id) => satellites.some((dir) => id.startsWith(dir));
+const SATELLITES = ['react', 'service'];
+const inSatellite = (id) => SATELLITES.some((name) => id.startsWith(`${src}${name}/`));
 
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
-const satelliteExternal = (id, importer, isResolved) =>
-  isBare(id) || (isResolved ? id.startsWith(src) && !inSatellite(id) : inSatellite(importer ?? '') && id.startsWith('../'));
+const satelliteExternal = (id) => isBare(id) || (id.startsWith(src) && !inSatellite(id));
 const toCore = (extension) => (id) => (id.startsWith(src) ? `./index.${extension}` : id);
 
 const js = (input, external, name) => ({
@@ -37,7 +36,7 @@ const types = (input, external, name) => ({
 export default [
   js('src/index.ts', isBare, 'index'),
   types('src/index.ts', isBare, 'index'),
-  ...['react', 'service'].flatMap((name) => [
+  ...SATELLITES.flatMap((name) => [
     js(`src/${name}/index.ts`, satelliteExternal, name),
     types(`src/${name}/index.ts`, satelliteExternal, name),
   ]),

@@ -1,35 +1,7 @@
-import { ApolloClient, ApolloLink, gql, InMemoryCache } from '@apollo/client';
-
-/** The operation every benchmark sends: the demo schema's `ping(n: Int): Int!`. */
-export const PING = gql`
-  query Ping($n: Int) {
-    ping(n: $n)
-  }
-`;
+import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client';
 
 /** The seeded account the benchmarks log in with. */
 export const ADMIN = { email: 'admin@demo.test', password: 'admin-pass' } as const;
-
-/** Builds an unsigned JWT with the given claims: enough for a client that only decodes. */
-export function makeJwt(claims: Record<string, unknown>): string {
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}.c2lnbmF0dXJl`;
-}
-
-/** Reads the claims of a JWT without verifying it. */
-export function readJwtClaims(token: string): Record<string, unknown> {
-  const payload = token.split('.')[1] ?? '';
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
-/** A pair whose access token is issued at `nowMs` and lives `lifetimeSeconds`, as the spec's service issues it. */
-export function makePair(serial: number, nowMs: number, lifetimeSeconds = 900) {
-  const iat = Math.floor(nowMs / 1000);
-  return {
-    accessToken: makeJwt({ sub: 'u_admin', email: ADMIN.email, role: 'ADMIN', iat, exp: iat + lifetimeSeconds, jti: `a${serial}` }),
-    refreshToken: `refresh-${serial}`,
-  };
-}
 
 /** A `fetch` answer carrying `body` as JSON. */
 export function jsonResponse(body: unknown, status = 200): Response {

@@ -1,18 +1,10 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable } from 'rxjs';
-import { type Clock, createTokenAuth, type RefreshTrigger } from '../src/index.ts';
-import {
-  ADMIN,
-  createContextClient,
-  jsonResponse,
-  makePair,
-  markdownTable,
-  PING,
-  readGraphqlRequest,
-  readJwtClaims,
-  timedOut,
-  withTimeout,
-} from './helpers.ts';
+import { createTokenAuth, decodeAccessToken, type RefreshTrigger } from '../src/index.ts';
+import { makePair } from '../test/helpers/jwt.ts';
+import { PING } from '../test/helpers/pingClient.ts';
+import { FakeClock } from '../test/model/FakeClock.ts';
+import { ADMIN, createContextClient, jsonResponse, markdownTable, readGraphqlRequest, timedOut, withTimeout } from './helpers.ts';
 
 /** The simulated session. */
 export interface LongSessionOptions {
@@ -45,41 +37,10 @@ export interface LongSessionResult {
 // A fixed epoch, a whole second, so that `iat` and `exp` fall exactly on the schedule.
 const START = Date.UTC(2025, 0, 6, 9, 0, 0);
 
-/** A clock that only moves when told to, with a deterministic timer queue (by due time, then creation order). */
-class FakeClock implements Clock {
-  #now = START;
-  #nextId = 1;
-  readonly #timers = new Map<number, { at: number; callback: () => void }>();
-
-  now = (): number => this.#now;
-
-  setTimeout = (callback: () => void, delay: number): number => {
-    const id = this.#nextId++;
-    this.#timers.set(id, { at: this.#now + Math.max(0, delay), callback });
-    return id;
-  };
-
-  clearTimeout = (handle: unknown): void => {
-    this.#timers.delete(handle as number);
-  };
-
-  /** Moves to `time`, firing every timer due on the way at its own time and letting its promises settle. */
-  async advanceTo(time: number): Promise<void> {
-    for (;;) {
-      let nextId: number | undefined;
-      let nextAt = Infinity;
-      for (const [id, { at }] of this.#timers) {
-        if (at < nextAt) [nextId, nextAt] = [id, at];
-      }
-      if (nextId === undefined || nextAt > time) break;
-      const { callback } = this.#timers.get(nextId)!;
-      this.#timers.delete(nextId);
-      this.#now = Math.max(this.#now, nextAt);
-      callback();
-      await settle();
-    }
-    this.#now = Math.max(this.#now, time);
-  }
+/** Moves `clock` to `time`, firing every timer due on the way at its own time and letting its promises settle. */
+async function advanceTo(clock: FakeClock, time: number): Promise<void> {
+  while (clock.fireNext(time)) await settle();
+  if (time > clock.now()) clock.jump(time - clock.now());
 }
 
 // The session's work in between is promises only (the stub fetch answers at once), so one macrotask settles it.
@@ -91,13 +52,13 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function simulateLongSession(options: LongSessionOptions): Promise<LongSessionResult> {
   const started = performance.now();
-  const clock = new FakeClock();
+  const clock = new FakeClock(START);
   let serial = 0;
   let currentRefreshToken = '';
   let refreshes = 0;
   let reuseDetections = 0;
   const issue = () => {
-    const pair = makePair(++serial, clock.now(), options.accessTokenTtl);
+    const pair = makePair(`a${++serial}`, { lifetimeSeconds: options.accessTokenTtl, now: clock.now() });
     currentRefreshToken = pair.refreshToken;
     return pair;
   };
@@ -126,7 +87,7 @@ export async function simulateLongSession(options: LongSessionOptions): Promise<
     attempts += 1;
     const authorization = (operation.getContext().headers as Record<string, string> | undefined)?.['authorization'];
     const token = authorization?.replace(/^Bearer /, '') ?? '';
-    const exp = token ? readJwtClaims(token)['exp'] : undefined;
+    const exp = token ? decodeAccessToken(token).exp : undefined;
     const expired = typeof exp !== 'number' || clock.now() >= exp * 1000;
     if (expired) tokenExpired += 1;
     return new Observable<ApolloLink.Result>((observer) => {
@@ -158,7 +119,7 @@ export async function simulateLongSession(options: LongSessionOptions): Promise<
   try {
     await auth.login(ADMIN.email, ADMIN.password);
     for (let at = START; at < START + options.durationMs; at += options.intervalMs) {
-      await clock.advanceTo(at);
+      await advanceTo(clock, at);
       const n = operations++;
       const outcome = await withTimeout(
         new Promise<boolean>((resolve) => {
@@ -177,7 +138,7 @@ export async function simulateLongSession(options: LongSessionOptions): Promise<
       if (outcome !== true) failed += 1;
       if (outcome === timedOut) break;
     }
-    await clock.advanceTo(START + options.durationMs);
+    await advanceTo(clock, START + options.durationMs);
   } finally {
     auth.dispose();
     client.stop();

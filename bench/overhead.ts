@@ -1,18 +1,10 @@
 import { type ApolloClient, ApolloLink } from '@apollo/client';
 import { Observable } from 'rxjs';
 import { createTokenAuth } from '../src/index.ts';
+import { makePair } from '../test/helpers/jwt.ts';
+import { PING } from '../test/helpers/pingClient.ts';
 import { createDocsRecipeLink } from './docsRecipe.ts';
-import {
-  ADMIN,
-  createContextClient,
-  fixed,
-  jsonResponse,
-  makePair,
-  markdownTable,
-  median,
-  PING,
-  readGraphqlRequest,
-} from './helpers.ts';
+import { ADMIN, createContextClient, fixed, jsonResponse, markdownTable, median, readGraphqlRequest } from './helpers.ts';
 
 /** How the happy-path overhead is measured. */
 export interface OverheadOptions {
@@ -36,12 +28,19 @@ export interface OverheadResult {
 
 const RESULT = { data: { ping: 1 } };
 
+// The terminating links' answer: RESULT, synchronously.
+const answer = () =>
+  new Observable<ApolloLink.Result>((observer) => {
+    observer.next(RESULT);
+    observer.complete();
+  });
+
 /**
  * Measures the happy-path cost per operation of (a) a terminating link alone, (b) the Apollo docs recipe and
  * (c) `auth.link`, interleaved round by round so that drift hits all three alike.
  */
 export async function measureOverhead(options: OverheadOptions): Promise<OverheadResult> {
-  const login = makePair(1, Date.now());
+  const login = makePair('a1');
   const auth = createTokenAuth({
     uri: 'http://bench.invalid/graphql',
     fetch: async (_input, init) => {
@@ -72,15 +71,7 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
 
   try {
     await checkHeaders(buildChains, login.accessToken, client);
-    const chains = buildChains(
-      new ApolloLink(
-        () =>
-          new Observable<ApolloLink.Result>((observer) => {
-            observer.next(RESULT);
-            observer.complete();
-          }),
-      ),
-    );
+    const chains = buildChains(new ApolloLink(answer));
     for (let round = 0; round < options.warmupRounds; round++) {
       for (const chain of chains) await runRound(chain.link, options.opsPerRound, client);
     }
@@ -107,10 +98,7 @@ async function checkHeaders(
   const seen: Array<string | undefined> = [];
   const recording = new ApolloLink((operation) => {
     seen.push((operation.getContext().headers as Record<string, string> | undefined)?.['authorization']);
-    return new Observable<ApolloLink.Result>((observer) => {
-      observer.next(RESULT);
-      observer.complete();
-    });
+    return answer();
   });
   for (const { name, link } of buildChains(recording)) {
     seen.length = 0;
@@ -136,7 +124,7 @@ function runRound(link: ApolloLink, count: number, client: ApolloClient): Promis
 }
 
 /** The ratios the issue asks for, from the medians. */
-export function overheadRatios({ chains: [a, b, c] }: OverheadResult) {
+function overheadRatios({ chains: [a, b, c] }: OverheadResult) {
   const [ma, mb, mc] = [median(a.usPerOp), median(b.usPerOp), median(c.usPerOp)];
   return { cb: mc / mb, ca: mc / ma, ba: mb / ma };
 }

@@ -1,12 +1,16 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { markdownTable } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// The core's size-limit entry: its peers, its import and its budget.
+const CORE_ENTRY = (createRequire(import.meta.url)('../.size-limit.cjs') as SizeLimitEntry[])[0]!;
 // As size-limit counts them: peers external, dependencies (jwt-decode) bundled, minified, gzip level 9.
-const PEERS = ['@apollo/client', 'graphql', 'rxjs', 'react', 'react-dom'];
-const CORE_IMPORT = "export { createTokenAuth, createMemoryTokenStore } from './src/index.ts';";
+const PEERS = CORE_ENTRY.ignore;
+const CORE_IMPORT = `export ${CORE_ENTRY.import} from './src/index.ts';`;
+const BUDGET = parseLimit(CORE_ENTRY.limit);
 // Every part the core bundles except the session engine (`TokenSession.ts`) and `createTokenAuth`, which wires
 // them together: what any client of this contract ships before it holds any token state.
 const PARTS_IMPORT = [
@@ -18,6 +22,20 @@ const PARTS_IMPORT = [
   "export { assertNotLocalStorage } from './src/core/createSplitTokenStore.ts';",
   "export * from './src/core/authDocuments.ts';",
 ].join('\n');
+
+/** The fields of a `.size-limit.cjs` entry the benchmark reads. */
+interface SizeLimitEntry {
+  readonly import: string;
+  readonly limit: string;
+  readonly ignore: string[];
+}
+
+// A size-limit limit in bytes: its kB is 1000 bytes.
+function parseLimit(limit: string): number {
+  const match = /^\s*([\d.]+)\s*(kB|B)\s*$/.exec(limit);
+  if (!match) throw new Error(`unsupported size-limit limit: ${limit}`);
+  return Number(match[1]) * (match[2] === 'kB' ? 1000 : 1);
+}
 
 /** One bundle: its minified and gzipped bytes, and the minified bytes each source file contributes. */
 export interface BundleSize {
@@ -58,8 +76,8 @@ async function bundle(contents: string): Promise<BundleSize> {
  * Measures where the core's bytes go: the `createTokenAuth` + `createMemoryTokenStore` bundle by source file,
  * and the same parts without the session engine.
  */
-export async function measureSizeByPart(budget: number): Promise<SizeByPart> {
-  return { core: await bundle(CORE_IMPORT), withoutEngine: await bundle(PARTS_IMPORT), budget };
+export async function measureSizeByPart(): Promise<SizeByPart> {
+  return { core: await bundle(CORE_IMPORT), withoutEngine: await bundle(PARTS_IMPORT), budget: BUDGET };
 }
 
 /** One line for the console. */

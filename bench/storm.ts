@@ -2,7 +2,8 @@ import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/clien
 import { createAuthServer } from '../demo/server/createAuthServer.ts';
 import { createTokenAuth } from '../src/index.ts';
 import { createDocsRecipeLink, loginWithRecipe } from './docsRecipe.ts';
-import { ADMIN, fixed, markdownTable, percentile, PING, timedOut, withTimeout } from './helpers.ts';
+import { ping } from '../test/helpers/pingClient.ts';
+import { ADMIN, fixed, markdownTable, percentile, timedOut, withTimeout } from './helpers.ts';
 
 /** The two chains a storm compares. */
 export type StormChain = 'recipe' | 'package';
@@ -36,7 +37,7 @@ export async function measureStorms(sizes: readonly number[], timeoutMs: number)
  * Logs in, makes the server expire every access token, then fires `n` queries at once and records what the
  * server saw and how each query settled.
  */
-export async function runStorm(chain: StormChain, n: number, timeoutMs: number): Promise<StormRow> {
+async function runStorm(chain: StormChain, n: number, timeoutMs: number): Promise<StormRow> {
   const server = createAuthServer();
   const uri = await server.listen(0, '127.0.0.1');
   const cleanup: Array<() => void> = [];
@@ -62,7 +63,7 @@ export async function runStorm(chain: StormChain, n: number, timeoutMs: number):
     const start = performance.now();
     const queries = Array.from({ length: n }, (_, i) => {
       const fired = performance.now();
-      return client.query({ query: PING, variables: { n: i }, fetchPolicy: 'network-only' }).then(
+      return ping(client, i).then(
         () => latencies.push(performance.now() - fired),
         (error: unknown) => {
           latencies.push(performance.now() - fired);
@@ -127,7 +128,7 @@ export function stormMarkdown(rows: readonly StormRow[], timeoutMs: number): str
 }
 
 /** Whether a storm run met the issue's goal for this package: one refresh, nothing failed or left pending. */
-export function stormGoalMet(row: StormRow): boolean {
+function stormGoalMet(row: StormRow): boolean {
   return row.refreshCalls === 1 && row.failed === 0 && row.unsettled === 0;
 }
 

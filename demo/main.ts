@@ -6,7 +6,8 @@ const demo = await startDemo({
   accessTokenTtl: Number(process.env['ACCESS_TOKEN_TTL']) || 60,
 });
 console.log(`Demo ready: open ${demo.url}`);
-console.log('Accounts: owner@demo.test / owner-pass, admin@demo.test / admin-pass, cashier@demo.test / cashier-pass');
+console.log('Seeded accounts:');
+for (const user of demo.server.users) console.log(`  ${user.email} / ${user.password}  (${user.role})`);
 console.log('Press Ctrl+C to stop.');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

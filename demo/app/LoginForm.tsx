@@ -1,12 +1,10 @@
 import { useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useState } from 'react';
+import { USERS } from '../server/users.ts';
 import type { EventLog } from './eventLog';
 
-const ACCOUNTS = [
-  { email: 'owner@demo.test', password: 'owner-pass', role: 'OWNER', note: 'organization owner' },
-  { email: 'admin@demo.test', password: 'admin-pass', role: 'ADMIN', note: 'built-in staff role' },
-  { email: 'cashier@demo.test', password: 'cashier-pass', role: 'Cashier', note: 'custom role' },
-];
+const NOTES: Record<string, string> = { OWNER: 'organization owner', ADMIN: 'built-in staff role', Cashier: 'custom role' };
+const ACCOUNTS = USERS.map(({ email, password, role }) => ({ email, password, role, note: NOTES[role] }));
 
 /** Logs in with e-mail and password; the seeded accounts fill the form. */
 export function LoginForm({ log }: { log: EventLog }) {

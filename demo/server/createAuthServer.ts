@@ -100,9 +100,12 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
   const stats = emptyStats();
   const faults = noFaults();
   const closing = new AbortController();
-  // Every delayed or hung request listens on this signal; dozens at once are expected, not a leak. Under a DOM
-  // test environment AbortController is the DOM's, which has no listener limit and which Node refuses here.
-  if (closing.signal instanceof EventTarget) setMaxListeners(Infinity, closing.signal);
+  // Every delayed or hung request listens on this signal; dozens at once are expected, not a leak.
+  try {
+    setMaxListeners(Infinity, closing.signal);
+  } catch {
+    // Under a DOM test environment AbortController is the DOM's: Node refuses it, and it has no limit to lift.
+  }
   const authErrorStatus = options.authErrorStatus ?? 200;
   const secret = options.secret === undefined ? randomBytes(32) : new TextEncoder().encode(options.secret);
   const service = createAuthService({

@@ -23,7 +23,7 @@ export class AuthRejectedError extends BrandedError {
     /** The GraphQL errors as the server sent them. */
     readonly errors: ReadonlyArray<{ readonly message?: string; readonly extensions?: Record<string, unknown> }>,
   ) {
-    super(message, AuthRejectedError.brand);
+    super(message);
     const code = errors[0]?.extensions?.code;
     this.code = typeof code === 'string' ? code : undefined;
   }

@@ -21,6 +21,6 @@ export class AuthRequestError extends BrandedError {
     readonly status?: number,
     cause?: unknown,
   ) {
-    super(message, AuthRequestError.brand, cause);
+    super(message, cause);
   }
 }

@@ -1,3 +1,5 @@
+const brandKey = (brand: string) => Symbol.for(`apollo-link-token-pair.${brand}`);
+
 /**
  * The base of this package's errors: `is()` recognises an error by a `Symbol.for` brand, which survives
  * duplicate copies of the package in one bundle, where `instanceof` does not.
@@ -8,12 +10,13 @@ export class BrandedError extends Error {
 
   /** Tells whether `error` is of the class this is called on, even one from another copy of this package. */
   static is(error: unknown): boolean {
-    return (error as Record<symbol, unknown> | null)?.[Symbol.for(`apollo-link-token-pair.${this.brand}`)] === true;
+    return (error as Record<symbol, unknown> | null)?.[brandKey(this.brand)] === true;
   }
 
-  constructor(message: string, brand: string, cause?: unknown) {
+  constructor(message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
+    const { brand } = new.target as typeof BrandedError;
     this.name = brand;
-    Object.defineProperty(this, Symbol.for(`apollo-link-token-pair.${brand}`), { value: true });
+    Object.defineProperty(this, brandKey(brand), { value: true });
   }
 }

@@ -28,7 +28,6 @@ export class SessionEndedError extends BrandedError {
       reason === 'no-session'
         ? 'No session to refresh: log in first.'
         : `The session ended (${reason === 'logout' ? 'logout' : 'the refresh token was rejected'}): log in again.`,
-      SessionEndedError.brand,
       cause,
     );
   }

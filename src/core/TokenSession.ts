@@ -6,7 +6,7 @@ import { assertNotLocalStorage } from './createSplitTokenStore';
 import { getTokenSchedule, type TokenSchedule } from './getTokenSchedule';
 import { type Lock, lockFor } from './lock';
 import { type AuthTransport, postAuthMutation } from './postAuthMutation';
-import { decodeAccessToken, readTokenPair, type TokenClaims } from './readTokenPair';
+import { decodeAccessToken, isTokenPair, readTokenPair, type TokenClaims } from './readTokenPair';
 import { RefreshTimer } from './RefreshTimer';
 import { SessionEndedError, type SessionEndReason } from './SessionEndedError';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
@@ -703,9 +703,4 @@ function stateOf({ user, schedule }: Session): TokenAuthState {
     user,
     ...(schedule && { expiresAt: schedule.expiresAt, refreshAt: schedule.refreshAt }),
   };
-}
-
-function isTokenPair(value: unknown): value is TokenPair {
-  const pair = value as Partial<TokenPair> | null | undefined;
-  return typeof pair?.accessToken === 'string' && typeof pair.refreshToken === 'string' && pair.refreshToken !== '';
 }

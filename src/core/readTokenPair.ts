@@ -20,19 +20,26 @@ export function decodeAccessToken(token: string): TokenClaims {
 }
 
 /**
+ * Whether `value` can stand for a stored pair: it has a refresh token, and an access token that may be empty
+ * (a split store keeps none across restarts; the session then renews it first).
+ */
+export function isTokenPair(value: unknown): value is TokenPair {
+  const pair = value as Partial<TokenPair> | null | undefined;
+  return typeof pair?.accessToken === 'string' && typeof pair.refreshToken === 'string' && pair.refreshToken !== '';
+}
+
+/**
  * Checks that `value` is a token pair with a decodable access token, and returns both.
  *
  * @throws {@link AuthRequestError} naming what is wrong, so that nothing malformed is ever stored.
  */
 export function readTokenPair(value: unknown, operation: string): { pair: TokenPair; claims: TokenClaims } {
-  const { accessToken, refreshToken } = (value ?? {}) as Partial<Record<keyof TokenPair, unknown>>;
-  for (const [name, token] of [['accessToken', accessToken], ['refreshToken', refreshToken]] as const) {
-    if (!token || typeof token !== 'string') {
-      throw new AuthRequestError(`${operation} answered without a valid ${name}.`, operation);
-    }
-  }
+  const missing = (name: string) => new AuthRequestError(`${operation} answered without a valid ${name}.`, operation);
+  const { accessToken } = (value ?? {}) as { accessToken?: unknown };
+  if (!accessToken || typeof accessToken !== 'string') throw missing('accessToken');
+  if (!isTokenPair(value)) throw missing('refreshToken');
   try {
-    return { pair: { accessToken, refreshToken } as TokenPair, claims: decodeAccessToken(accessToken as string) };
+    return { pair: { accessToken, refreshToken: value.refreshToken }, claims: decodeAccessToken(accessToken) };
   } catch (cause) {
     throw new AuthRequestError(`${operation} answered with an access token that is not a valid JWT.`, operation, undefined, cause);
   }

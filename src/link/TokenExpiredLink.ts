@@ -49,7 +49,7 @@ export class TokenExpiredLink extends ApolloLink {
           let replay: Subscription | undefined;
           // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
           // out would hand the consumer the same data twice.
-          const shouldReplay = (error: unknown) => !replaying && !emitted && isExpired(error, operation);
+          const shouldReplay = (error: unknown) => !emitted && isExpired(error, operation);
           const startReplay = () => {
             replaying = true;
             first?.unsubscribe();

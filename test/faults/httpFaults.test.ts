@@ -14,10 +14,13 @@ import {
   type TokenPair,
   type TokenStore,
 } from '../../src';
-import { type AuthServer, type AuthServerOptions, createAuthServer } from '../../demo/server/createAuthServer';
-import { clientFor, ping, PING, useCleanups } from '../helpers/overHttp';
+import type { AuthServer, AuthServerOptions } from '../../demo/server/createAuthServer';
+import { clientFor, ping, PING, startDemoServer, useCleanups } from '../helpers/overHttp';
 
-// Cases that test/integration/tokenAuth.test.ts does not already cover; RELIABILITY.md lists both.
+// Fault cases over HTTP. Some failure kinds (a lost refresh answer, an HTML error, a refresh that never answers,
+// connection refused, a dead restored pair) are also in test/integration/tokenAuth.test.ts; here they are checked
+// in more depth (the store, the tokens the server saw, what follows) or from other angles (clock skew, garbage or
+// huge tokens, logout races, unsubscribed operations). RELIABILITY.md lists both.
 
 const SECRET = 'faults-test-secret-of-at-least-32-bytes!';
 const ADMIN = ['admin@demo.test', 'admin-pass'] as const;
@@ -25,11 +28,8 @@ const ADMIN = ['admin@demo.test', 'admin-pass'] as const;
 const cleanups = useCleanups();
 
 /** A fresh demo server on 127.0.0.1, an ephemeral port, and a secret the test can sign with. */
-async function startServer(options: AuthServerOptions = {}) {
-  const server = createAuthServer({ secret: SECRET, ...options });
-  await server.listen(0, '127.0.0.1');
-  cleanups.push(() => server.close());
-  return server;
+function startServer(options: AuthServerOptions = {}) {
+  return startDemoServer(cleanups, { secret: SECRET, ...options });
 }
 
 /** `createTokenAuth` and an `ApolloClient` whose `HttpLink` talks to `server`. */

@@ -1,12 +1,7 @@
-import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { afterEach } from 'vitest';
+import { type AuthServer, type AuthServerOptions, createAuthServer } from '../../demo/server/createAuthServer';
 
-/** The demo server's `ping(n)`: distinct operations that Apollo does not deduplicate. */
-export const PING = gql`
-  query Ping($n: Int) {
-    ping(n: $n)
-  }
-`;
+export { clientFor, PING, ping } from './pingClient';
 
 /** A list of teardowns that run, newest first, after each test of the file that calls this. */
 export function useCleanups(): Array<() => unknown> {
@@ -17,12 +12,10 @@ export function useCleanups(): Array<() => unknown> {
   return cleanups;
 }
 
-/** An `ApolloClient` whose chain is `link` then an `HttpLink` to `uri`. */
-export function clientFor(link: ApolloLink, uri: string): ApolloClient {
-  return new ApolloClient({ link: ApolloLink.from([link, new HttpLink({ uri })]), cache: new InMemoryCache() });
-}
-
-/** Sends `ping(n)` past the cache. */
-export function ping(client: ApolloClient, n: number) {
-  return client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' });
+/** A demo server listening on 127.0.0.1 on an ephemeral port, closed by `cleanups`. */
+export async function startDemoServer(cleanups: Array<() => unknown>, options: AuthServerOptions = {}): Promise<AuthServer> {
+  const server = createAuthServer(options);
+  await server.listen(0, '127.0.0.1');
+  cleanups.push(() => server.close());
+  return server;
 }

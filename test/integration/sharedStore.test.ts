@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryTokenStore, createTokenAuth } from '../../src';
-import { createAuthServer } from '../../demo/server/createAuthServer';
-import { clientFor, ping, useCleanups } from '../helpers/overHttp';
+import { clientFor, ping, startDemoServer, useCleanups } from '../helpers/overHttp';
 
 const cleanups = useCleanups();
 
 describe('two createTokenAuth instances sharing one store, over HTTP', () => {
   it('40 concurrent operations on an expired token give one refresh, no reuse, 40 successes', async () => {
-    const server = createAuthServer();
-    const uri = await server.listen(0, '127.0.0.1');
-    cleanups.push(() => server.close());
+    const server = await startDemoServer(cleanups);
+    const uri = server.url;
     const store = createMemoryTokenStore();
     const instances = [0, 1].map(() => {
       const auth = createTokenAuth({ uri, store });

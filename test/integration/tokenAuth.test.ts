@@ -10,8 +10,8 @@ import {
   type TokenAuthOptions,
   type TokenStore,
 } from '../../src';
-import { type AuthServer, type AuthServerOptions, createAuthServer } from '../../demo/server/createAuthServer';
-import { clientFor, ping, useCleanups } from '../helpers/overHttp';
+import type { AuthServer, AuthServerOptions } from '../../demo/server/createAuthServer';
+import { clientFor, ping, startDemoServer, useCleanups } from '../helpers/overHttp';
 
 const ME = gql`
   query Me {
@@ -27,9 +27,7 @@ const cleanups = useCleanups();
 /** The real demo server on an ephemeral port, with a clock the test can move. */
 async function startServer(options: AuthServerOptions = {}) {
   const clock = { offset: 0 };
-  const server = createAuthServer({ now: () => Date.now() + clock.offset, ...options });
-  await server.listen(0, '127.0.0.1');
-  cleanups.push(() => server.close());
+  const server = await startDemoServer(cleanups, { now: () => Date.now() + clock.offset, ...options });
   return { server, clock };
 }
 

@@ -11,13 +11,13 @@ import {
   type TokenPair,
   type TokenStore,
 } from '../../src';
+import { TIME } from '../helpers/session';
 import { FakeClock } from './FakeClock';
 import type { Invariant, KnownBug, Trigger } from './knownBugs';
 import { type Schedule, describeStep } from './schedule';
 import { createSpecServerModel, MODEL_USERS, ModelTransportError, readClaims } from './specServerModel';
 
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-const MINUTE = 60_000;
+const { T0, MINUTE } = TIME;
 const URI = 'http://model.test/graphql';
 const PING = gql`
   query Ping($op: Int) {

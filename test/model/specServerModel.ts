@@ -1,6 +1,7 @@
 import { ApolloLink } from '@apollo/client';
 import { ServerError } from '@apollo/client/errors';
 import { Observable } from 'rxjs';
+import { rejection as rejectionBody } from '../helpers/fetchStub';
 import { makeJwt } from '../helpers/jwt';
 import type { FakeClock } from './FakeClock';
 
@@ -21,7 +22,6 @@ export type RequestKind = 'loginWithEmailPassword' | 'refreshToken' | 'logout' |
 
 /** A request that has left the client and waits for the schedule to deliver it. */
 export interface PendingRequest {
-  readonly id: number;
   readonly kind: RequestKind;
   /** Which client instance sent it. */
   readonly instance: number;
@@ -56,10 +56,6 @@ export interface SpecServerModelOptions {
   readonly clock: FakeClock;
   /** How far the service's clock is ahead of the client's, in ms. */
   readonly skewMs?: number;
-  /** Access token lifetime in seconds. @defaultValue 900, as the spec */
-  readonly accessTtl?: number;
-  /** Refresh token lifetime in seconds. @defaultValue 30 days, as the spec */
-  readonly refreshTtl?: number;
   /** How `TOKEN_EXPIRED` reaches the client: a GraphQL result (HTTP 200) or an HTTP 401 with a GraphQL body. */
   readonly expiredAs?: 'result' | 'http401';
 }
@@ -98,7 +94,12 @@ interface Entry extends PendingRequest {
   answer(outcome: 'ok' | 'lost' | 'netfail' | 'http502', result?: { status: number; body: unknown }): void;
 }
 
-const rejection = (code: string, message: string) => ({ status: 200, body: { data: null, errors: [{ message, extensions: { code } }] } });
+/** Access token lifetime in seconds, as the spec. */
+const ACCESS_TTL = 900;
+/** Refresh token lifetime in seconds: 30 days, as the spec. */
+const REFRESH_TTL = 30 * 24 * 3600;
+
+const rejection = (code: string, message: string) => ({ status: 200, body: rejectionBody(code, message) });
 
 /**
  * An in-memory model of the spec's token service, with a network the schedule controls.
@@ -116,8 +117,6 @@ const rejection = (code: string, message: string) => ({ status: 200, body: { dat
 export function createSpecServerModel(options: SpecServerModelOptions) {
   const { clock } = options;
   const skewMs = options.skewMs ?? 0;
-  const accessTtl = options.accessTtl ?? 900;
-  const refreshTtl = options.refreshTtl ?? 30 * 24 * 3600;
   const expiredAs = options.expiredAs ?? 'result';
 
   const families = new Map<string, Family>();
@@ -125,7 +124,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
   const accessTokens = new Map<string, IssuedAccess>();
   const pending: Entry[] = [];
   let serial = 0;
-  let nextRequest = 0;
   let expiredBelow = 0;
 
   const stats = {
@@ -137,9 +135,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
     http502: 0,
     revocations: 0,
     timedOutRequests: 0,
-    logins: 0,
-    logouts: 0,
-    operationsServed: 0,
   };
   const received = new Map<string, number>();
   /** Refresh tokens at least one of whose submissions never got its answer to the client. */
@@ -147,7 +142,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
   /** Refresh tokens the service refused at least once. */
   const refusedTokens = new Set<string>();
   const resubmissions: Resubmission[] = [];
-  const attempts: Attempt[] = [];
   /** Refresh rejections (GraphQL errors) that reached each instance. */
   const rejectionsDelivered: number[] = [];
   /** Called after every operation attempt reaches the terminating link. */
@@ -169,11 +163,11 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
       sid: family.sid,
       jti: `a${n}`,
       iat,
-      exp: iat + accessTtl,
+      exp: iat + ACCESS_TTL,
     });
     const refreshToken = `r${n}.${family.sid}`;
-    accessTokens.set(accessToken, { sid: family.sid, serial: n, expiresAt: (iat + accessTtl) * 1000 });
-    refreshTokens.set(refreshToken, { sid: family.sid, expiresAt: serverNow() + refreshTtl * 1000 });
+    accessTokens.set(accessToken, { sid: family.sid, serial: n, expiresAt: (iat + ACCESS_TTL) * 1000 });
+    refreshTokens.set(refreshToken, { sid: family.sid, expiresAt: serverNow() + REFRESH_TTL * 1000 });
     family.current = refreshToken;
     return { accessToken, refreshToken };
   }
@@ -187,7 +181,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
   function login(variables: Record<string, string>) {
     const user = MODEL_USERS.find((u) => u.email === variables.email && u.password === variables.password);
     if (!user) return rejection('INVALID_CREDENTIALS', 'Invalid email or password');
-    stats.logins++;
     const { pair } = openFamily(user);
     return {
       status: 200,
@@ -223,7 +216,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
   }
 
   function logout(token: string) {
-    stats.logouts++;
     const issued = refreshTokens.get(token);
     const family = issued && families.get(issued.sid);
     // Any token of a live family ends it, even a spent one, as the demo server does.
@@ -257,7 +249,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
         const kind = /\{\s*(\w+)\(/.exec(query)?.[1] as RequestKind;
         const refreshToken = kind === 'refreshToken' ? variables.token : kind === 'logout' ? variables.refreshToken : undefined;
         const entry: Entry = {
-          id: ++nextRequest,
           kind,
           instance,
           ...(refreshToken !== undefined && { refreshToken }),
@@ -297,21 +288,18 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
           const authorization = (operation.getContext().headers as Record<string, string> | undefined)?.authorization;
           const token = authorization?.replace(/^Bearer /, '');
           const attempt: Attempt = { op, instance, token };
-          attempts.push(attempt);
           onAttempt(attempt);
           let closed = false;
           const entry: Entry = {
-            id: ++nextRequest,
             kind: 'operation',
             instance,
             op,
             abandoned: false,
             execute() {
-              stats.operationsServed++;
               const failure = authenticate(token);
               if (!failure) return { status: 200, body: { data: { ping: op } } };
               const message = failure.code === 'TOKEN_EXPIRED' ? 'Access token expired' : 'Not authenticated';
-              return { status: failure.code === 'TOKEN_EXPIRED' && expiredAs === 'http401' ? 401 : 200, body: { data: null, errors: [{ message, extensions: { code: failure.code } }] } };
+              return { status: failure.code === 'TOKEN_EXPIRED' && expiredAs === 'http401' ? 401 : 200, body: rejectionBody(failure.code, message) };
             },
             answer(outcome, result) {
               if (closed) return;
@@ -340,7 +328,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
     /** Requests that left a client and wait for the schedule, oldest first. */
     pending: pending as readonly PendingRequest[],
     stats,
-    attempts,
     resubmissions,
     rejectionsDelivered: rejectionsDelivered as readonly number[],
     fetchFor,
@@ -404,11 +391,6 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
 
     /** Revokes every session, as an administrator would: their tokens are refused from now on. */
     revokeAllSessions,
-
-    /** The `jti` of an access token this model issued. */
-    jtiOf(accessToken: string): string | undefined {
-      return readClaims(accessToken)?.jti as string | undefined;
-    },
   };
 }
 
@@ -425,5 +407,3 @@ export function readClaims(token: string): Record<string, unknown> | undefined {
 function textResponse(status: number, text: string): Response {
   return { status, ok: status >= 200 && status < 300, text: () => Promise.resolve(text) } as unknown as Response;
 }
-
-export type SpecServerModel = ReturnType<typeof createSpecServerModel>;

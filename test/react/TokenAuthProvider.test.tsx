@@ -1,25 +1,18 @@
 // @vitest-environment happy-dom
-import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AuthServer, createAuthServer } from '../../demo/server/createAuthServer';
+import type { AuthServer } from '../../demo/server/createAuthServer';
 import { createMemoryTokenStore, createTokenAuth, type TokenPair } from '../../src';
 import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
+import { clientFor, startDemoServer, useCleanups } from '../helpers/overHttp';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  cleanup();
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-});
+const cleanups = useCleanups();
+// Registered after useCleanups, so it runs before it (afterEach hooks run in reverse): React unmounts first.
+afterEach(cleanup);
 
-async function startServer() {
-  const server = createAuthServer();
-  await server.listen(0, '127.0.0.1');
-  cleanups.push(() => server.close());
-  return server;
-}
+const startServer = () => startDemoServer(cleanups);
 
 function Account() {
   const { status, user, me, error, login, logout, hasRole } = useAuth();
@@ -39,10 +32,7 @@ function Account() {
 
 function mount(server: AuthServer, pair?: TokenPair) {
   const auth = createTokenAuth({ uri: server.url, store: createMemoryTokenStore(pair) });
-  const client = new ApolloClient({
-    link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url })]),
-    cache: new InMemoryCache(),
-  });
+  const client = clientFor(auth.link, server.url);
   cleanups.push(() => auth.dispose());
   const view = render(
     <StrictMode>

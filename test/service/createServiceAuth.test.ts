@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAuthServer } from '../../demo/server/createAuthServer';
+import type { AuthServerOptions } from '../../demo/server/createAuthServer';
 import { createServiceAuth } from '../../src/service';
-import { clientFor, ping, PING, useCleanups } from '../helpers/overHttp';
+import { clientFor, ping, PING, startDemoServer, useCleanups } from '../helpers/overHttp';
 
 const PASSWORD = 'cashier-pass';
 
@@ -13,11 +13,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function start(options: Parameters<typeof createAuthServer>[0] = {}) {
-  const server = createAuthServer(options);
-  const uri = await server.listen(0, '127.0.0.1');
-  cleanups.push(() => server.close());
-  return { server, uri };
+async function start(options: AuthServerOptions = {}) {
+  const server = await startDemoServer(cleanups, options);
+  return { server, uri: server.url };
 }
 
 describe('createServiceAuth', () => {
