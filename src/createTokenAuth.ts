@@ -1,18 +1,9 @@
 import { ApolloLink } from '@apollo/client';
-import { TokenSession, type TokenSessionOptions } from './core/TokenSession';
+import type { TokenAuthOptions } from './core/TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './core/TokenAuthState';
+import { createTokenSession } from './core/TokenSession';
 import { TokenAuthLink } from './link/TokenAuthLink';
 import { TokenExpiredLink } from './link/TokenExpiredLink';
-
-/** Options of {@link createTokenAuth}. */
-export interface TokenAuthOptions extends TokenSessionOptions {
-  /**
-   * Decides whether an operation failed because its access token expired; it is then refreshed and replayed
-   * once.
-   * @defaultValue `isTokenExpiredError`: a GraphQL error with `extensions.code === 'TOKEN_EXPIRED'`
-   */
-  isTokenExpiredError?: TokenExpiredLink.Options['isTokenExpiredError'];
-}
 
 /** A session for one token pair, and the Apollo link that uses it. See {@link createTokenAuth}. */
 export interface TokenAuth {
@@ -29,6 +20,8 @@ export interface TokenAuth {
   refresh(): Promise<void>;
   /** {@inheritDoc TokenSession.getState} */
   getState(): TokenAuthState;
+  /** {@inheritDoc TokenSession.getInitialState} */
+  getInitialState(): TokenAuthState;
   /** {@inheritDoc TokenSession.subscribe} */
   subscribe(listener: () => void): () => void;
   /** {@inheritDoc TokenSession.getAccessToken} */
@@ -52,11 +45,12 @@ export interface TokenAuth {
  * ```
  */
 export function createTokenAuth(options: TokenAuthOptions): TokenAuth {
-  const session = new TokenSession(options);
+  const session = createTokenSession(options);
   const link = ApolloLink.from([
-    new TokenExpiredLink({ auth: session, isTokenExpiredError: options.isTokenExpiredError }),
+    // The link reads its two predicates from the options.
+    new TokenExpiredLink({ ...options, auth: session }),
     new TokenAuthLink({ auth: session }),
   ]);
-  const { login, logout, refresh, getState, subscribe, getAccessToken, dispose } = session;
-  return { link, login, logout, refresh, getState, subscribe, getAccessToken, dispose };
+  // The engine's internal members (the links' view of it) stay out of the TokenAuth type.
+  return Object.assign(session, { link });
 }

@@ -1,5 +1,9 @@
-export { createTokenAuth, type TokenAuth, type TokenAuthOptions } from './createTokenAuth';
+export { createTokenAuth, type TokenAuth } from './createTokenAuth';
+export type { TokenAuthOptions, SessionEndEvent, RefreshEvent, RefreshTrigger } from './core/TokenAuthOptions';
+export type { TokenAuthState, TokenUser } from './core/TokenAuthState';
+export type { TokenPair, TokenStore, MaybePromise } from './core/TokenStore';
 export { createMemoryTokenStore } from './core/createMemoryTokenStore';
+export { shareTokenStore, type SharedTokenStore, type ShareTokenStoreOptions } from './core/shareTokenStore';
 export { createBroadcastTokenStore, type BroadcastTokenStoreOptions } from './core/createBroadcastTokenStore';
 export {
   createSplitTokenStore,
@@ -7,22 +11,13 @@ export {
   type SplitTokenStoreOptions,
   type WebStorageLike,
 } from './core/createSplitTokenStore';
-export type { TokenPair, TokenStore, MaybePromise } from './core/TokenStore';
-export type { TokenAuthState, TokenUser } from './core/TokenAuthState';
-export {
-  TokenSession,
-  type TokenSessionOptions,
-  type SessionEndEvent,
-  type RefreshEvent,
-  type RefreshTrigger,
-} from './core/TokenSession';
-export { type Clock, systemClock } from './core/Clock';
-export { type Lock, createLock } from './core/lock';
-export { getTokenSchedule, type TokenSchedule, type TimingClaims } from './core/getTokenSchedule';
-export { decodeAccessToken, type TokenClaims } from './core/readTokenPair';
+export type { Lock } from './core/lock';
+export type { Clock } from './core/Clock';
+export type { ResumeSource } from './core/ResumeSource';
+export type { TokenAuthTransport, TransportAnswer } from './core/TokenAuthTransport';
+export { createGraphQLTransport, type GraphQLTransportOptions } from './core/createGraphQLTransport';
 export { AuthRequestError } from './core/AuthRequestError';
 export { AuthRejectedError } from './core/AuthRejectedError';
 export { SessionEndedError, type SessionEndReason } from './core/SessionEndedError';
-export { TokenAuthLink, type AccessTokenSource } from './link/TokenAuthLink';
-export { TokenExpiredLink, type TokenRecovery } from './link/TokenExpiredLink';
 export { isTokenExpiredError } from './link/isTokenExpiredError';
+export { isUnauthenticatedError } from './link/isUnauthenticatedError';

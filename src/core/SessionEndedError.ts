@@ -1,10 +1,14 @@
 import { BrandedError } from './BrandedError';
 
 /**
- * Why a session ended: `logout` was called (here or in a session sharing the store), or the service
- * `rejected` the refresh token (used, revoked or expired), or there was no session to begin with.
+ * Why a session ended:
+ * - `logout`: `logout()` was called, here or in a session sharing the store;
+ * - `rejected`: the service refused the refresh token (used, revoked or expired), or answered a refresh with a
+ *   pair that cannot be used;
+ * - `replaced`: a login (here or in a session sharing the store) started another session;
+ * - `no-session`: nobody was logged in to begin with.
  */
-export type SessionEndReason = 'logout' | 'rejected' | 'no-session';
+export type SessionEndReason = 'logout' | 'rejected' | 'replaced' | 'no-session';
 
 /**
  * The error an operation receives when it needed a refresh but there is no session to refresh: the refresh
@@ -24,11 +28,6 @@ export class SessionEndedError extends BrandedError {
     readonly reason: SessionEndReason,
     cause?: unknown,
   ) {
-    super(
-      reason === 'no-session'
-        ? 'No session to refresh: log in first.'
-        : `The session ended (${reason === 'logout' ? 'logout' : 'the refresh token was rejected'}): log in again.`,
-      cause,
-    );
+    super(reason === 'no-session' ? 'No session to refresh: log in first.' : `The session ended (${reason}): log in again.`, cause);
   }
 }

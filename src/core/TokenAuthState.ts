@@ -31,4 +31,10 @@ export interface TokenAuthState {
    * successful login (and by `logout()`).
    */
   readonly error?: Error;
+  /**
+   * Set while a refresh that failed with no verdict (network, 5xx, timeout) waits to be retried: when (`at`,
+   * local ms; absent while the app is offline and waits to come back), why, and which attempt is next. The
+   * session is still `authenticated`: show "reconnecting", not a login form. Cleared by the next rotation.
+   */
+  readonly retry?: { readonly at?: number; readonly error: Error; readonly attempt: number };
 }

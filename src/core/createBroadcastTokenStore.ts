@@ -1,4 +1,7 @@
+import { type Clock, systemClock } from './Clock';
 import { createListeners } from './createListeners';
+import type { Lock } from './lock';
+import { type SharedTokenStore, shareTokenStore } from './shareTokenStore';
 import type { TokenPair, TokenStore } from './TokenStore';
 
 /** Options of {@link createBroadcastTokenStore}. */
@@ -15,6 +18,10 @@ export interface BroadcastTokenStoreOptions {
    * @defaultValue `150`
    */
   timeout?: number;
+  /** The lock the tabs refresh under. @defaultValue Web Locks, named as the channel */
+  lock?: Lock;
+  /** The timers of the reads. @defaultValue the global timers */
+  clock?: Clock;
 }
 
 type Message =
@@ -41,16 +48,19 @@ const after = (a: Version, b: Version) => a[0] > b[0] || (a[0] === b[0] && a[1] 
  * ends the session.
  *
  * @remarks
- * Reads ask every known tab for its pair and wait for all of them (at most `timeout`), so a read under the
- * refresh lock sees a rotation that the previous holder made: each tab posts its write before it answers.
- * Where `BroadcastChannel` does not exist (server-side rendering), it is a plain memory store.
+ * The store is shared already (see `shareTokenStore`): the tabs' sessions refresh under one Web Lock. Reads ask
+ * every known tab for its pair and wait for all of them (at most `timeout`), so a read under the refresh lock
+ * sees a rotation that the previous holder made: each tab posts its write before it answers. Where
+ * `BroadcastChannel` does not exist (server-side rendering), it is a plain memory store.
  *
  * @example
  * ```ts
  * const auth = createTokenAuth({ uri, store: createBroadcastTokenStore() });
  * ```
  */
-export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = {}): TokenStore & { close(): void } {
+export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = {}): SharedTokenStore & { close(): void } {
+  const clock = options.clock ?? systemClock;
+  const name = options.name ?? 'apollo-link-token-pair';
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const timeout = options.timeout ?? 150;
   const listeners = createListeners();
@@ -63,7 +73,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
   let closed = false;
 
   const channel =
-    typeof BroadcastChannel === 'function' ? new BroadcastChannel(options.name ?? 'apollo-link-token-pair') : undefined;
+    typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : undefined;
   (channel as { unref?: () => void } | undefined)?.unref?.();
   const post = (message: Message) => {
     if (!closed) channel?.postMessage(message);
@@ -108,7 +118,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
         any,
         pending: new Set(peers.keys()),
         done() {
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           waits.delete(n);
           for (const peer of wait.pending) {
             const misses = (peers.get(peer) ?? 0) + 1;
@@ -118,7 +128,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
           resolve();
         },
       };
-      const timer = setTimeout(wait.done, any ? Math.min(timeout, 50) : timeout);
+      const timer = clock.setTimeout(wait.done, any ? Math.min(timeout, 50) : timeout);
       waits.set(n, wait);
       post({ type: 'ask', from: id, id: n });
     });
@@ -130,7 +140,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
     apply(next, at);
   };
 
-  return {
+  const store: TokenStore = {
     async get() {
       await ask();
       return pair;
@@ -138,11 +148,13 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
     set: write,
     clear: () => write(null),
     subscribe: listeners.subscribe,
+  };
+  return Object.assign(shareTokenStore(store, { name, lock: options.lock }), {
     close() {
       post({ type: 'bye', from: id });
       closed = true;
       channel?.close();
       listeners.clear();
     },
-  };
+  });
 }

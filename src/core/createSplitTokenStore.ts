@@ -1,3 +1,4 @@
+import { assertNotLocalStorage } from './assertNotLocalStorage';
 import { createListeners } from './createListeners';
 import type { MaybePromise, TokenPair, TokenStore } from './TokenStore';
 
@@ -53,7 +54,7 @@ export function createSplitTokenStore(
   secure: SecretSlot | WebStorageLike,
   options: SplitTokenStoreOptions = {},
 ): TokenStore {
-  assertNotLocalStorage(secure, options.dangerouslyAllowLocalStorage);
+  if (!options.dangerouslyAllowLocalStorage) assertNotLocalStorage(secure, ' (or, for a throwaway demo, pass { dangerouslyAllowLocalStorage: true })');
   const slot = 'getItem' in secure ? fromWebStorage(secure, options.key ?? 'refreshToken') : secure;
   let memory: TokenPair | null = null;
   const { subscribe, notify } = createListeners();
@@ -75,26 +76,6 @@ export function createSplitTokenStore(
     },
     subscribe,
   };
-}
-
-/**
- * Throws when `storage` is the browser's `localStorage`, where the spec forbids keeping the refresh token,
- * unless the caller opted in by name.
- */
-export function assertNotLocalStorage(storage: unknown, dangerouslyAllowed = false): void {
-  let local: unknown;
-  try {
-    local = (globalThis as { localStorage?: unknown }).localStorage;
-  } catch {
-    // Reading localStorage throws where storage is blocked: then it cannot be the one handed in.
-  }
-  if (!dangerouslyAllowed && local !== undefined && storage === local) {
-    throw new Error(
-      'apollo-link-token-pair: window.localStorage must not hold the refresh token (the spec forbids it: any script ' +
-        'on the page can read it). Use memory (the default), createBroadcastTokenStore() to share a session ' +
-        'between tabs, or secure storage; pass { dangerouslyAllowLocalStorage: true } only for a throwaway demo.',
-    );
-  }
 }
 
 function fromWebStorage(storage: WebStorageLike, key: string): SecretSlot {

@@ -29,17 +29,18 @@ export function isTokenPair(value: unknown): value is TokenPair {
 }
 
 /**
- * Checks that `value` is a token pair with a decodable access token, and returns both.
+ * Checks that `value` is a token pair with a decodable access token, and returns the pair.
  *
  * @throws {@link AuthRequestError} naming what is wrong, so that nothing malformed is ever stored.
  */
-export function readTokenPair(value: unknown, operation: string): { pair: TokenPair; claims: TokenClaims } {
+export function readTokenPair(value: unknown, operation: string): TokenPair {
   const missing = (name: string) => new AuthRequestError(`${operation} answered without a valid ${name}.`, operation);
   const { accessToken } = (value ?? {}) as { accessToken?: unknown };
   if (!accessToken || typeof accessToken !== 'string') throw missing('accessToken');
   if (!isTokenPair(value)) throw missing('refreshToken');
   try {
-    return { pair: { accessToken, refreshToken: value.refreshToken }, claims: decodeAccessToken(accessToken) };
+    decodeAccessToken(accessToken);
+    return { accessToken, refreshToken: value.refreshToken };
   } catch (cause) {
     throw new AuthRequestError(`${operation} answered with an access token that is not a valid JWT.`, operation, undefined, cause);
   }

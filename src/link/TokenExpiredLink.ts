@@ -2,18 +2,22 @@ import { ApolloLink } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { Observable, type Subscription } from 'rxjs';
 import { isTokenExpiredError } from './isTokenExpiredError';
-import { SENT_TOKEN_KEY } from './TokenAuthLink';
+import { isUnauthenticatedError } from './isUnauthenticatedError';
+import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
 
 /** What {@link TokenExpiredLink} needs from the session. */
 export interface TokenRecovery {
-  /** Makes a fresh token available after an attempt sent with `usedToken` came back expired. */
-  recover(usedToken: string | undefined): Promise<void>;
+  /**
+   * Makes a fresh token available after an attempt sent with `sent` was refused; rejects when the session it
+   * was sent in has ended.
+   */
+  recover(sent: SentToken | undefined): Promise<unknown>;
 }
 
 export declare namespace TokenExpiredLink {
   /** Options of {@link TokenExpiredLink}. */
   interface Options {
-    /** The session that owns the pair, usually the one inside `createTokenAuth`. */
+    /** The session that owns the pair, the one inside `createTokenAuth`. */
     auth: TokenRecovery;
     /**
      * Decides whether a failure means "the access token expired". Receives a `CombinedGraphQLErrors` for a
@@ -21,24 +25,28 @@ export declare namespace TokenExpiredLink {
      * @defaultValue {@link isTokenExpiredError}
      */
     isTokenExpiredError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
+    /**
+     * Decides whether a failure of an operation that carried a token means "the token was refused".
+     * @defaultValue {@link isUnauthenticatedError}
+     */
+    isUnauthenticatedError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
   }
 }
 
 /**
- * Renews the pair when an operation fails with `TOKEN_EXPIRED` and replays the operation once.
+ * Renews the pair when an operation fails with `TOKEN_EXPIRED` (or, having carried a token, unauthenticated)
+ * and replays the operation once.
  *
  * @remarks
  * Place it before {@link TokenAuthLink} so the replay picks up the new token. Concurrent failures share one
  * refresh; a failure that arrives after the pair was already replaced is replayed with the current token and
  * no refresh at all. The replay's outcome, success or failure, is passed on unchanged: it is never replayed
- * again. Other errors pass through untouched. If the refresh fails, the operation errors with that failure
- * (`SessionEndedError` or `AuthRequestError`).
- *
- * `createTokenAuth` builds this link for you as part of `auth.link`.
+ * again. An operation is replayed only within the session it was sent in: after a logout, a rejected refresh
+ * or a login as someone else it fails with `SessionEndedError`. Other errors pass through untouched.
  */
 export class TokenExpiredLink extends ApolloLink {
   constructor(options: TokenExpiredLink.Options) {
-    const { auth, isTokenExpiredError: isExpired = isTokenExpiredError } = options;
+    const { auth, isTokenExpiredError: isExpired = isTokenExpiredError, isUnauthenticatedError: isRefused = isUnauthenticatedError } = options;
     super(
       (operation, forward) =>
         new Observable((observer) => {
@@ -47,13 +55,15 @@ export class TokenExpiredLink extends ApolloLink {
           let replaying = false;
           let first: Subscription | undefined;
           let replay: Subscription | undefined;
+          const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
           // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
           // out would hand the consumer the same data twice.
-          const shouldReplay = (error: unknown) => !emitted && isExpired(error, operation);
+          const shouldReplay = (error: unknown) =>
+            !emitted && (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
           const startReplay = () => {
             replaying = true;
             first?.unsubscribe();
-            auth.recover(operation.getContext()[SENT_TOKEN_KEY] as string | undefined).then(
+            auth.recover(sent()).then(
               () => {
                 if (!closed) replay = forward(operation).subscribe(observer);
               },

@@ -7,33 +7,27 @@ import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
  * @remarks
  * The code is found in a result's GraphQL errors (how Apollo Client 4 hands a GraphQL error to a link,
  * wrapped here as `CombinedGraphQLErrors`) and in the JSON body of a `ServerError`, which is what a server
- * that answers HTTP 401 with a GraphQL body produces. A bare 401 without the code is not treated as expired:
- * the spec reserves the refresh for `TOKEN_EXPIRED`, and a 401 may equally mean a revoked session. To
- * refresh on any 401, pass your own predicate:
+ * that answers HTTP 401 with a GraphQL body produces (an array of results, for a batch).
  *
- * @example
+ * @example Also refresh on a code of your own:
  * ```ts
- * createTokenAuth({
- *   uri,
- *   isTokenExpiredError: (error) => isTokenExpiredError(error) || (ServerError.is(error) && error.statusCode === 401),
- * });
+ * createTokenAuth({ uri, isTokenExpiredError: (error) => isTokenExpiredError(error) || isMyExpiredError(error) });
  * ```
  */
 export function isTokenExpiredError(error: unknown): boolean {
-  if (CombinedGraphQLErrors.is(error)) return hasTokenExpiredCode(error.errors);
+  return hasErrorCode(error, 'TOKEN_EXPIRED');
+}
+
+/** Whether `error` carries a GraphQL error with `extensions.code === code`, in a result or a `ServerError` body. */
+export function hasErrorCode(error: unknown, code: string): boolean {
+  let errors: unknown = CombinedGraphQLErrors.is(error) ? error.errors : undefined;
   if (ServerError.is(error)) {
     try {
-      return hasTokenExpiredCode(JSON.parse(error.bodyText)?.errors);
+      const body = JSON.parse(error.bodyText);
+      errors = (Array.isArray(body) ? body : [body]).flatMap((result) => result?.errors ?? []);
     } catch {
       return false;
     }
   }
-  return false;
-}
-
-function hasTokenExpiredCode(errors: unknown): boolean {
-  return (
-    Array.isArray(errors) &&
-    errors.some((error) => (error as { extensions?: { code?: unknown } })?.extensions?.code === 'TOKEN_EXPIRED')
-  );
+  return Array.isArray(errors) && errors.some((item) => (item as { extensions?: { code?: unknown } })?.extensions?.code === code);
 }

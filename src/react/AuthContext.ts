@@ -18,6 +18,8 @@ export interface AuthContextValue {
   readonly expiresAt: number | undefined;
   /** When the proactive refresh is due, in ms since the epoch (local clock), while authenticated. */
   readonly refreshAt: number | undefined;
+  /** Set while a refresh that got no answer waits to be retried: show "reconnecting". */
+  readonly retry: TokenAuthState['retry'] | null;
   /** The spec's `me` query, fetched through Apollo while authenticated; `null` otherwise or until it answers. */
   readonly me: Me | null;
   /** The last login failure or session error; cleared by the next successful login. */
@@ -32,5 +34,17 @@ export interface AuthContextValue {
   readonly auth: TokenAuth;
 }
 
-/** The context behind {@link useAuth}; `null` outside `<TokenAuthProvider>`. */
-export const AuthContext = createContext<AuthContextValue | null>(null);
+/** What the provider shares: the session and its actions, stable for the provider's life. */
+export interface AuthBinding {
+  readonly auth: TokenAuth;
+  readonly login: TokenAuth['login'];
+  readonly logout: () => Promise<void>;
+  /** The hook's value for a state and `me`: one object per change, shared by every component. */
+  view(state: TokenAuthState, me: Me | null): AuthContextValue;
+}
+
+/** The binding behind {@link useAuth}; `null` outside `<TokenAuthProvider>`. */
+export const AuthContext = createContext<AuthBinding | null>(null);
+
+/** The `me` answer, apart from the binding: it changes at login and logout only. */
+export const MeContext = createContext<Me | null>(null);

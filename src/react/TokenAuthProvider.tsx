@@ -2,7 +2,8 @@ import { gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { type ReactNode, useMemo, useSyncExternalStore } from 'react';
 import type { TokenAuth } from '../createTokenAuth';
-import { AuthContext, type AuthContextValue, type Me } from './AuthContext';
+import type { TokenAuthState } from '../core/TokenAuthState';
+import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
 
 const ME_QUERY = gql`
   query TokenPairMe {
@@ -25,7 +26,8 @@ export interface TokenAuthProviderProps {
  *
  * @remarks
  * It only reads the session: the timer, the restore and every refresh belong to `auth`, so StrictMode's double
- * effects and remounts start nothing twice, and the provider is safe to render on the server.
+ * effects and remounts start nothing twice. On the server, and while hydrating, it renders the state the
+ * session started in, so the markup matches.
  *
  * @example
  * ```tsx
@@ -37,36 +39,57 @@ export interface TokenAuthProviderProps {
  * ```
  */
 export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
-  const state = useSyncExternalStore(auth.subscribe, auth.getState, auth.getState);
   const client = useApolloClient();
-  const authenticated = state.status === 'authenticated';
+  const authenticated = useSyncExternalStore(
+    auth.subscribe,
+    () => auth.getState().status === 'authenticated',
+    () => auth.getInitialState().status === 'authenticated',
+  );
   const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !authenticated, fetchPolicy: 'network-only' });
-  const me = authenticated && data?.me ? data.me : null;
+  const me = (authenticated && data?.me) || null;
 
-  const value = useMemo<AuthContextValue>(() => {
-    const role = state.user?.role;
-    return {
-      status: state.status,
-      user: state.user,
-      expiresAt: state.expiresAt,
-      refreshAt: state.refreshAt,
-      me,
-      error: state.error ?? null,
-      async login(email, password) {
-        const before = auth.getState().user?.id;
-        const result = await auth.login(email, password);
-        // Switching users without a logout in between: drop the previous user's data and refetch as the new one.
-        if (before !== undefined && before !== result.user.id) await client.resetStore();
-        return result;
-      },
-      async logout() {
-        await auth.logout();
-        await client.clearStore();
-      },
-      hasRole: (wanted) => role !== undefined && (typeof wanted === 'string' ? wanted === role : wanted.includes(role)),
-      auth,
+  const binding = useMemo<AuthBinding>(() => {
+    let last: { state: TokenAuthState; me: Me | null; value: AuthContextValue } | undefined;
+    const login: TokenAuth['login'] = async (email, password) => {
+      const before = auth.getState().user?.id;
+      const result = await auth.login(email, password);
+      // Switching users without a logout in between: drop the previous user's data and refetch as the new one.
+      if (before !== undefined && before !== result.user.id) await client.resetStore();
+      return result;
     };
-  }, [auth, client, state, me]);
+    const logout = async () => {
+      await auth.logout();
+      await client.clearStore();
+    };
+    return {
+      auth,
+      login,
+      logout,
+      view(state, me) {
+        if (last?.state === state && last.me === me) return last.value;
+        const role = state.user?.role;
+        const value: AuthContextValue = {
+          status: state.status,
+          user: state.user,
+          expiresAt: state.expiresAt,
+          refreshAt: state.refreshAt,
+          retry: state.retry ?? null,
+          me,
+          error: state.error ?? null,
+          login,
+          logout,
+          hasRole: (wanted) => role !== undefined && (typeof wanted === 'string' ? wanted === role : wanted.includes(role)),
+          auth,
+        };
+        last = { state, me, value };
+        return value;
+      },
+    };
+  }, [auth, client]);
 
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={binding}>
+      <MeContext.Provider value={me}>{children}</MeContext.Provider>
+    </AuthContext.Provider>
+  );
 }

@@ -1,18 +1,39 @@
-import { useContext } from 'react';
-import { AuthContext, type AuthContextValue } from './AuthContext';
+import { useContext, useRef, useSyncExternalStore } from 'react';
+import type { TokenAuthState } from '../core/TokenAuthState';
+import { AuthContext, type AuthContextValue, MeContext } from './AuthContext';
 
 /**
- * The session as React state: `status`, `user` (with `role`), `me`, `error`, `login`, `logout`, `hasRole`.
+ * The session as React state: `status`, `user` (with `role`), `me`, `retry`, `error`, `login`, `logout`,
+ * `hasRole`.
+ *
+ * @remarks
+ * With a `selector`, the component re-renders only when what it selects changes: one that reads `status`
+ * does not re-render at every refresh. Select a value or a stable object, not a new object per call.
  *
  * @throws An `Error` naming `<TokenAuthProvider>` when called outside one.
  *
  * @example
  * ```tsx
- * const { status, me, login, logout } = useAuth();
+ * const { me, login, logout } = useAuth();
+ * const status = useAuth((auth) => auth.status);
  * ```
  */
-export function useAuth(): AuthContextValue {
-  const value = useContext(AuthContext);
-  if (!value) throw new Error('useAuth must be used within <TokenAuthProvider auth={…}>.');
-  return value;
+export function useAuth(): AuthContextValue;
+export function useAuth<T>(selector: (value: AuthContextValue) => T): T;
+export function useAuth<T>(selector?: (value: AuthContextValue) => T): T | AuthContextValue {
+  const binding = useContext(AuthContext);
+  const me = useContext(MeContext);
+  if (!binding) throw new Error('useAuth must be used within <TokenAuthProvider auth={…}>.');
+  const { auth, view } = binding;
+  const last = useRef<{ value: AuthContextValue; selected: unknown }>(undefined);
+  const select = (state: TokenAuthState) => {
+    const value = view(state, me);
+    if (last.current?.value !== value) last.current = { value, selected: selector ? selector(value) : value };
+    return last.current.selected as T | AuthContextValue;
+  };
+  return useSyncExternalStore(
+    auth.subscribe,
+    () => select(auth.getState()),
+    () => select(auth.getInitialState()),
+  );
 }

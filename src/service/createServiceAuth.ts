@@ -1,7 +1,9 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable, type Subscription } from 'rxjs';
-import { createTokenAuth, type TokenAuth, type TokenAuthOptions } from '../createTokenAuth';
+import { createTokenAuth, type TokenAuth } from '../createTokenAuth';
 import { AuthRejectedError } from '../core/AuthRejectedError';
+import { getRetryDelay } from '../core/getRetryDelay';
+import type { TokenAuthOptions } from '../core/TokenAuthOptions';
 import { SessionEndedError } from '../core/SessionEndedError';
 import type { TokenUser } from '../core/TokenAuthState';
 import type { MaybePromise } from '../core/TokenStore';
@@ -36,7 +38,9 @@ export interface ServiceAuth extends TokenAuth {
  * ended under them.
  *
  * @remarks
- * Credentials the service rejects are not tried again for 30 s: operations fail with that rejection meanwhile.
+ * Credentials the service rejects are not tried again for 30 s, and a login that got no answer (an outage) is
+ * retried after the session's `retryDelay` (full jitter by default): operations fail with that failure
+ * meanwhile instead of sending logins of their own.
  * The spec recommends a dedicated user with a custom role limited to the minimum required permissions for
  * integrations, not the owner's account. Nothing here logs credentials or tokens; failures that nobody awaits
  * go to `onError`. Each worker process keeps its own session: pass a shared `store` and `lock` (a Redis or
@@ -56,6 +60,7 @@ export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
   const now = () => (options.clock ?? Date).now();
   let signingIn: Promise<{ user: TokenUser }> | null = null;
   let refused: { readonly error: unknown; readonly until: number } | null = null;
+  let failures = 0;
   let disposed = false;
 
   // Credentials the service refused are not tried again for a while: every operation would otherwise send a
@@ -65,9 +70,17 @@ export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
       if (refused && now() < refused.until) throw refused.error;
       const { email, password } = await options.credentials();
       try {
-        return await auth.login(email, password);
+        const result = await auth.login(email, password);
+        failures = 0;
+        return result;
       } catch (error) {
-        if (AuthRejectedError.is(error)) refused = { error, until: now() + CREDENTIALS_RETRY_DELAY };
+        const { retryDelay = getRetryDelay } = options;
+        const wait = AuthRejectedError.is(error)
+          ? CREDENTIALS_RETRY_DELAY
+          : typeof retryDelay === 'number'
+            ? retryDelay
+            : retryDelay(++failures);
+        refused = { error, until: now() + wait };
         throw error;
       }
     })().finally(() => {
@@ -107,7 +120,9 @@ export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
             next: (result) => observer.next(result),
             complete: () => observer.complete(),
             error(error: unknown) {
-              if (!retried && SessionEndedError.is(error) && error.reason !== 'logout') {
+              // Only a session the service ended is signed in again: a logout is final, and a login as another
+              // account is the app's own doing.
+              if (!retried && SessionEndedError.is(error) && (error.reason === 'rejected' || error.reason === 'no-session')) {
                 retried = true;
                 run();
               } else observer.error(error);

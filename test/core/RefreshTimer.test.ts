@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RefreshTimer } from '../../src/core/RefreshTimer';
-import { systemClock } from '../../src';
+import { createRefreshTimer } from '../../src/core/RefreshTimer';
+import { systemClock } from '../../src/core/Clock';
 
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
@@ -15,7 +15,7 @@ afterEach(() => {
 describe('RefreshTimer', () => {
   it('waits past the 2^31 − 1 ms setTimeout cap instead of firing at once', async () => {
     const fired = vi.fn();
-    new RefreshTimer(systemClock, fired).at(T0 + 30 * DAY);
+    createRefreshTimer(systemClock, fired).at(T0 + 30 * DAY);
     await vi.advanceTimersByTimeAsync(2 ** 31);
     expect(fired).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(30 * DAY - 2 ** 31 - 1);
@@ -26,7 +26,7 @@ describe('RefreshTimer', () => {
 
   it('re-arms when it fires before its time by the clock (clock set back)', async () => {
     const fired = vi.fn();
-    new RefreshTimer(systemClock, fired).at(T0 + 1_000);
+    createRefreshTimer(systemClock, fired).at(T0 + 1_000);
     vi.setSystemTime(T0 - 5_000);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(fired).not.toHaveBeenCalled();
@@ -36,7 +36,7 @@ describe('RefreshTimer', () => {
 
   it('fires at once when armed for a time already past, and a new schedule replaces the old', async () => {
     const fired = vi.fn();
-    const timer = new RefreshTimer(systemClock, fired);
+    const timer = createRefreshTimer(systemClock, fired);
     timer.at(T0 + 10_000);
     timer.at(T0 - 1);
     await vi.advanceTimersByTimeAsync(0);

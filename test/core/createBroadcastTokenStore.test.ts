@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBroadcastTokenStore, createLock, TokenSession } from '../../src';
+import { createBroadcastTokenStore } from '../../src';
+import { createLock, type Lock } from '../../src/core/lock';
+import { createTokenSession } from '../../src/core/TokenSession';
+import { accessTokenOf } from '../helpers/session';
 import { createFetchStub } from '../helpers/fetchStub';
 import { makePair } from '../helpers/jwt';
 
@@ -10,9 +13,9 @@ afterEach(() => {
 });
 
 /** Stores that stand for tabs: one BroadcastChannel name per test, real message passing. */
-function tabs(count: number, timeout = 100) {
+function tabs(count: number, timeout = 100, lock?: Lock) {
   const name = `test-${++channel}-${Date.now()}`;
-  const created = Array.from({ length: count }, () => createBroadcastTokenStore({ name, timeout }));
+  const created = Array.from({ length: count }, () => createBroadcastTokenStore({ name, timeout, lock }));
   stores.push(...created);
   return { name, stores: created };
 }
@@ -63,17 +66,17 @@ describe('createBroadcastTokenStore', () => {
   });
 
   it('lets sessions in two tabs refresh once between them for 20 concurrent refreshes', async () => {
-    const { stores: [storeA, storeB] } = tabs(2);
-    const stub = createFetchStub({ auto: true });
     const lock = createLock(); // what navigator.locks is across real tabs
-    const a = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeA, lock });
-    const b = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeB, lock });
+    const { stores: [storeA, storeB] } = tabs(2, 100, lock);
+    const stub = createFetchStub({ auto: true });
+    const a = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeA });
+    const b = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeB });
     await a.login('a@b.test', 'pw');
     await vi.waitFor(() => expect(b.getState().status).toBe('authenticated'));
     stub.calls.length = 0;
     await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).refresh()));
     expect(stub.of('refreshToken')).toHaveLength(1);
-    expect(b.accessToken()).toBe(a.accessToken());
+    expect(accessTokenOf(b)).toBe(accessTokenOf(a));
     await a.logout();
     await vi.waitFor(() => expect(b.getState().status).toBe('unauthenticated'));
     a.dispose();

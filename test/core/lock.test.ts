@@ -1,8 +1,13 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthRequestError, createLock } from '../../src';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthRequestError, createMemoryTokenStore, shareTokenStore } from '../../src';
+import { createLock } from '../../src/core/lock';
+import { createTokenSession } from '../../src/core/TokenSession';
+import { createFetchStub } from '../helpers/fetchStub';
+import { TIME } from '../helpers/session';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 describe('createLock', () => {
@@ -20,15 +25,34 @@ describe('createLock', () => {
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
+});
 
-  it('uses Web Locks where they exist, and turns a lock held too long into a transient AuthRequestError', async () => {
-    const request = vi.fn((_name: string, _options: { signal?: AbortSignal }, _task: () => Promise<unknown>) =>
-      Promise.reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' })),
-    );
+describe('a lock that is never granted', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: TIME.T0 });
+  });
+
+  it('uses Web Locks where they exist; a wait past lockTimeout is a transient AuthRequestError, the queued request is aborted and no refresh is sent', async () => {
+    const signals: AbortSignal[] = [];
+    let frozen = false; // after the login, the holder freezes (a crashed worker, a frozen tab)
+    const request = vi.fn((_name: string, options: { signal?: AbortSignal }, task: () => Promise<unknown>) => {
+      signals.push(options.signal!);
+      return frozen ? new Promise(() => {}) : task();
+    });
     vi.stubGlobal('navigator', { locks: { request } });
-    const error = await createLock()('apollo-link-token-pair', async () => 'never').catch((e: unknown) => e);
+    const stub = createFetchStub({ auto: true });
+    const session = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: shareTokenStore(createMemoryTokenStore()) });
+    await session.login('a@b.test', 'pw');
+    frozen = true;
+    const refresh = session.refresh().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(60_000);
+    const error = await refresh;
     expect(request).toHaveBeenCalledWith('apollo-link-token-pair', { signal: expect.any(AbortSignal) }, expect.any(Function));
     expect(AuthRequestError.is(error)).toBe(true);
-    expect((error as Error).message).toBe('Waited 60 s for the "apollo-link-token-pair" lock, which another tab holds.');
+    expect((error as Error).message).toBe('Waited 60 s for the "apollo-link-token-pair" lock, which another session holds.');
+    expect(signals.at(-1)!.aborted).toBe(true);
+    expect(stub.of('refreshToken')).toHaveLength(0);
+    expect(session.getState().status).toBe('authenticated');
+    session.dispose();
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAccessToken } from '../../src';
-import { readTokenPair } from '../../src/core/readTokenPair';
+import { decodeAccessToken, readTokenPair } from '../../src/core/readTokenPair';
 import { makeJwt } from '../helpers/jwt';
 
 describe('decodeAccessToken', () => {

@@ -80,3 +80,23 @@ export function createServerLink() {
     },
   };
 }
+
+const EPOCH = {};
+
+/**
+ * The links' view of a stand-in session whose token is a plain string: each attempt carries the token in one
+ * epoch, and `recover` receives the token the failed attempt carried.
+ */
+export function asAuth(source: {
+  accessToken(): string | null | Promise<string | null>;
+  recover?: (usedToken: string | undefined) => Promise<void>;
+}) {
+  const sent = (token: string | null) => (token === null ? null : { pair: { accessToken: token }, epoch: EPOCH });
+  return {
+    current() {
+      const token = source.accessToken();
+      return token instanceof Promise ? token.then(sent) : sent(token);
+    },
+    recover: (attempt: { pair: { accessToken: string } } | undefined) => source.recover!(attempt?.pair.accessToken),
+  };
+}

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
-import { createMemoryTokenStore, TokenSession, type TokenSessionOptions } from '../../src';
+import { createMemoryTokenStore, type TokenAuthOptions as TokenSessionOptions } from '../../src';
+import { createTokenSession, type TokenSession } from '../../src/core/TokenSession';
 import { createFetchStub } from './fetchStub';
 
 /** The fake clock's start and a minute, for session tests. */
@@ -11,7 +12,7 @@ export function setup(options: Partial<TokenSessionOptions> & { auto?: boolean; 
   const store = options.store ?? createMemoryTokenStore();
   const onSessionEnd = vi.fn();
   const onError = vi.fn();
-  const session = new TokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onSessionEnd, onError, ...options });
+  const session = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onSessionEnd, onError, ...options });
   const states: string[] = [];
   session.subscribe(() => states.push(session.getState().status));
   return { session, stub, store, onSessionEnd, onError, states };
@@ -25,4 +26,11 @@ export async function loggedIn(options: Parameters<typeof setup>[0] = {}) {
   ctx.states.length = 0;
   ctx.stub.calls.length = 0;
   return ctx;
+}
+
+/** The token an operation would go out with now: synchronously when no wait is needed, as the links see it. */
+export function accessTokenOf(session: Pick<TokenSession, 'current'>): string | null | Promise<string | null> {
+  const sent = session.current();
+  const token = (value: { pair: { accessToken: string } } | null) => value?.pair.accessToken ?? null;
+  return sent instanceof Promise ? sent.then(token) : token(sent);
 }

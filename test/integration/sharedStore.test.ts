@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryTokenStore, createTokenAuth } from '../../src';
+import { createMemoryTokenStore, createTokenAuth, shareTokenStore } from '../../src';
 import { clientFor, ping, startDemoServer, useCleanups } from '../helpers/overHttp';
 
 const cleanups = useCleanups();
@@ -8,7 +8,7 @@ describe('two createTokenAuth instances sharing one store, over HTTP', () => {
   it('40 concurrent operations on an expired token give one refresh, no reuse, 40 successes', async () => {
     const server = await startDemoServer(cleanups);
     const uri = server.url;
-    const store = createMemoryTokenStore();
+    const store = shareTokenStore(createMemoryTokenStore());
     const instances = [0, 1].map(() => {
       const auth = createTokenAuth({ uri, store });
       cleanups.push(() => auth.dispose());

@@ -1,7 +1,7 @@
 import { ApolloLink } from '@apollo/client';
 import { describe, expect, it } from 'vitest';
-import { TokenAuthLink } from '../../src';
-import { createServerLink, execute } from '../helpers/links';
+import { TokenAuthLink } from '../../src/link/TokenAuthLink';
+import { asAuth, createServerLink, execute } from '../helpers/links';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -16,7 +16,7 @@ function deferred<T>() {
 describe('TokenAuthLink', () => {
   it('sets Authorization: Bearer <token> and forwards synchronously when the token is at hand', async () => {
     const server = createServerLink();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: { accessToken: () => 'tok-1' } }), server.link]);
+    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => 'tok-1' }) }), server.link]);
     const run = execute(link);
     expect(server.attempts).toEqual([{ authorization: 'Bearer tok-1', variables: {} }]);
     await run.done;
@@ -25,7 +25,7 @@ describe('TokenAuthLink', () => {
 
   it('sends no Authorization header without a session', async () => {
     const server = createServerLink();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: { accessToken: () => null } }), server.link]);
+    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => null }) }), server.link]);
     await execute(link).done;
     expect(server.attempts).toEqual([{ authorization: undefined, variables: {} }]);
   });
@@ -33,7 +33,7 @@ describe('TokenAuthLink', () => {
   it('waits for a pending token, then sends the new one', async () => {
     const server = createServerLink();
     const token = deferred<string | null>();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: { accessToken: () => token.promise } }), server.link]);
+    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }), server.link]);
     const run = execute(link);
     await Promise.resolve();
     expect(server.attempts).toHaveLength(0);
@@ -45,7 +45,7 @@ describe('TokenAuthLink', () => {
   it('errors the operation with the failure when the token cannot be had', async () => {
     const server = createServerLink();
     const token = deferred<string | null>();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: { accessToken: () => token.promise } }), server.link]);
+    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }), server.link]);
     const run = execute(link);
     token.reject(new Error('refresh failed'));
     await run.done;
@@ -56,7 +56,7 @@ describe('TokenAuthLink', () => {
   it('sends nothing for an operation unsubscribed while it waits', async () => {
     const server = createServerLink();
     const token = deferred<string | null>();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: { accessToken: () => token.promise } }), server.link]);
+    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }), server.link]);
     const run = execute(link);
     run.subscription.unsubscribe();
     token.resolve('tok');

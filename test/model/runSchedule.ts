@@ -7,6 +7,7 @@ import {
   createMemoryTokenStore,
   createTokenAuth,
   SessionEndedError,
+  shareTokenStore,
   type TokenAuth,
   type TokenPair,
   type TokenStore,
@@ -90,6 +91,11 @@ export interface RunOptions {
   readonly trace?: (line: string) => void;
   /** Known bugs whose symptoms are tolerated in schedules where their trigger occurred. */
   readonly tolerate?: readonly KnownBug[];
+  /**
+   * Whether the instances share the store through `shareTokenStore`; it is the only way several may.
+   * @defaultValue `true` when there is more than one instance
+   */
+  readonly shared?: boolean;
 }
 
 // Lets every promise chain the last step started run to its end: nothing in a run waits for a real timer.
@@ -131,13 +137,13 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
  * occurred, is counted in `totals.tolerated` instead.
  */
 export async function runSchedule(schedule: Schedule, options: RunOptions = {}): Promise<void> {
-  const { totals = createTotals(), trace = () => {}, tolerate = [] } = options;
+  const { totals = createTotals(), trace = () => {}, tolerate = [], shared = schedule.instances > 1 } = options;
   const clock = new FakeClock(T0);
   const model = createSpecServerModel({ clock, skewMs: schedule.skewMs, expiredAs: schedule.expiredAs });
   const initial = schedule.initial === 'empty' ? null : model.issuePair(0, schedule.initial === 'dead' ? 20 * MINUTE : 0);
   const memory = createMemoryTokenStore(initial);
   let storeListeners = 0;
-  const store: TokenStore = {
+  const plain: TokenStore = {
     get: memory.get,
     set: (pair) => {
       trace(`  store <- ${String(readClaims(pair.accessToken)?.jti)}`);
@@ -159,6 +165,8 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     },
   };
 
+  // Instances share the store the only way they may: through shareTokenStore, one lock between them.
+  const store = shared ? shareTokenStore(plain) : plain;
   const violations: string[] = [];
   let where = 'start';
   // The triggers of known bugs that have occurred in this schedule.

@@ -16,14 +16,25 @@ const TOLERATE = process.env.MODEL_STRICT
     ? KNOWN_BUGS.filter((bug) => process.env.MODEL_TOLERATE!.split(',').includes(bug.id))
     : KNOWN_BUGS;
 
+// One session on a plain store; one, two and three sessions on one store shared through shareTokenStore.
+const SETUPS = [
+  { instances: 1, shared: false },
+  { instances: 1, shared: true },
+  { instances: 2, shared: true },
+  { instances: 3, shared: true },
+] as const;
+
 describe('the real session and links against a model of the spec server, under random interleavings', () => {
-  it(`keeps every invariant over ${NUM_RUNS} seeded schedules of up to ${MAX_STEPS} steps`, { timeout: 300_000 }, async () => {
+  it.each(SETUPS)(`keeps every invariant over ${NUM_RUNS} seeded schedules of up to ${MAX_STEPS} steps, $instances session(s), shared: $shared`, { timeout: 300_000 }, async ({ instances, shared }) => {
     const totals = createTotals();
     const started = performance.now();
-    console.log(`model: seed=${SEED} numRuns=${NUM_RUNS} maxSteps=${MAX_STEPS}${PATH ? ` path=${PATH}` : ''} tolerate=[${TOLERATE.map((bug) => bug.id).join(', ')}]`);
+    console.log(`model: instances=${instances} shared=${shared} seed=${SEED} numRuns=${NUM_RUNS} maxSteps=${MAX_STEPS}${PATH ? ` path=${PATH}` : ''} tolerate=[${TOLERATE.map((bug) => bug.id).join(', ')}]`);
     try {
       await fc.assert(
-        fc.asyncProperty(scheduleArbitrary(MAX_STEPS), (schedule) => runSchedule(schedule, { totals, tolerate: TOLERATE })),
+        fc.asyncProperty(
+          scheduleArbitrary(MAX_STEPS).map((schedule) => printable({ ...schedule, instances })),
+          (schedule) => runSchedule(schedule, { totals, tolerate: TOLERATE, shared }),
+        ),
         { numRuns: NUM_RUNS, seed: SEED, ...(PATH && { path: PATH }) },
       );
     } finally {

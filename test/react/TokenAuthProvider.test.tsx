@@ -91,7 +91,9 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
     const server = await startServer();
     const pair = await server.issueTokens('cashier@demo.test');
     mount(server, pair);
-    expect(screen.getByText('restoring')).toBeTruthy();
+    // A synchronous store is read at once: signed in from the first render, with no 'restoring' in between.
+    expect(screen.getByText('signed in')).toBeTruthy();
+    expect(screen.queryByText('restoring')).toBeNull();
     await waitFor(() => expect(text('me')).toBe('cashier@demo.test'));
     expect(text('role')).toBe('Cashier');
     expect(text('admin')).toBe('no');

@@ -1,0 +1,116 @@
+import type { ApolloLink } from '@apollo/client';
+import type { Clock } from './Clock';
+import type { ResumeSource } from './ResumeSource';
+import type { SessionEndReason } from './SessionEndedError';
+import type { TokenAuthTransport } from './TokenAuthTransport';
+import type { TokenStore } from './TokenStore';
+
+/** Options of `createTokenAuth`. */
+export interface TokenAuthOptions {
+  /** The GraphQL endpoint that serves `loginWithEmailPassword`, `refreshToken` and `logout`. Needed unless `transport` is given. */
+  uri?: string;
+  /**
+   * How login, refresh and logout reach the service.
+   * @defaultValue `createGraphQLTransport({ uri, fetch, headers })`: the spec's three mutations
+   */
+  transport?: TokenAuthTransport;
+  /** The `fetch` of the default transport. @defaultValue `globalThis.fetch`, read at call time */
+  fetch?: typeof fetch;
+  /** Extra headers the default transport sends with the auth mutations (not with your operations: set those on `HttpLink`). */
+  headers?: Record<string, string>;
+  /**
+   * Where the pair is kept. `window.localStorage` is refused with an error, as the spec forbids it. Sessions
+   * that share one store must share it through `shareTokenStore(store)`.
+   * @defaultValue `createMemoryTokenStore()`
+   */
+  store?: TokenStore;
+  /**
+   * How long a store call may take before it counts as failed, in ms.
+   * @defaultValue `10_000`
+   */
+  storeTimeout?: number;
+  /**
+   * How long before the access token expires the proactive refresh runs, in ms.
+   * @defaultValue `150_000` (2.5 minutes, inside the spec's 2 to 3)
+   */
+  refreshLeadTime?: number;
+  /**
+   * How long a login, refresh or logout may take before it fails with an `AuthRequestError`, in ms.
+   * @defaultValue `30_000`
+   */
+  refreshTimeout?: number;
+  /**
+   * The wait before retry number `attempt` (from 1) after a refresh failed with no verdict (network, 5xx,
+   * timeout). While a retry is scheduled, operations that need a new pair fail at once with that failure
+   * instead of sending a refresh of their own.
+   * @defaultValue full jitter: a random time up to 1 s, 2 s, 4 s … capped at 30 s
+   */
+  retryDelay?: number | ((attempt: number) => number);
+  /**
+   * The access-token claim that holds the role.
+   * @defaultValue `'role'`
+   */
+  roleClaim?: string;
+  /** Called once whenever a session ends: `logout()`, a rejected refresh token, a login that replaced it. */
+  onSessionEnd?: (event: SessionEndEvent) => void;
+  /** Called when each refresh settles: what started it and how it ended. For logs and metrics. */
+  onRefresh?: (event: RefreshEvent) => void;
+  /**
+   * Called with failures nobody awaits: a proactive refresh that failed on the network, a store that threw,
+   * a logout call that did not reach the server.
+   */
+  onError?: (error: unknown) => void;
+  /**
+   * Time source and timers.
+   * @defaultValue `Date.now` and the global timers, read at call time (fake timers replace them)
+   */
+  clock?: Clock;
+  /**
+   * Refresh when the app comes back (visible, focused, online) if the proactive refresh fell due meanwhile:
+   * background tabs throttle timers and laptops sleep. `true` listens to the page; pass a {@link ResumeSource}
+   * for other environments (React Native's `AppState`), or `false` for none.
+   * @defaultValue `true`
+   */
+  refreshOnResume?: boolean | ResumeSource;
+  /**
+   * Decides whether an operation failed because its access token expired; the pair is then refreshed and the
+   * operation replayed once.
+   * @defaultValue `isTokenExpiredError`: a GraphQL error with `extensions.code === 'TOKEN_EXPIRED'`
+   */
+  isTokenExpiredError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
+  /**
+   * Decides whether an operation that carried a token was refused because the session is no longer valid
+   * (revoked). One refresh then tells: refused, the session ends now; renewed, the operation is replayed once.
+   * @defaultValue `isUnauthenticatedError`: `extensions.code === 'UNAUTHENTICATED'`, or HTTP 401
+   */
+  isUnauthenticatedError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
+}
+
+/** What {@link TokenAuthOptions.onSessionEnd} receives. */
+export interface SessionEndEvent {
+  /** `logout`, `rejected` or `replaced`. */
+  readonly reason: Exclude<SessionEndReason, 'no-session'>;
+  /** The rejection, when the service rejected the refresh token. */
+  readonly error?: unknown;
+}
+
+/**
+ * What started a refresh: the proactive timer (or its retry after a transient failure), an operation answered
+ * `TOKEN_EXPIRED` (or `UNAUTHENTICATED`), an operation whose token was already dead by the local clock,
+ * `refresh()`, a restored pair whose access token was dead, or the app coming back after the refresh was due.
+ */
+export type RefreshTrigger = 'proactive' | 'token-expired' | 'expired-locally' | 'manual' | 'restore' | 'resume';
+
+/** What {@link TokenAuthOptions.onRefresh} receives. */
+export interface RefreshEvent {
+  /** What started the refresh; later callers joined it. */
+  readonly trigger: RefreshTrigger;
+  /**
+   * `rotated`: a new pair is in use. `adopted`: a session sharing the store had rotated already, and its pair is
+   * in use, with no request. `rejected`: the session ended. `failed`: no verdict, the session is kept and the
+   * refresh retried. `superseded`: the session ended or was replaced while the request was out.
+   */
+  readonly outcome: 'rotated' | 'adopted' | 'rejected' | 'failed' | 'superseded';
+  /** The failure, for `rejected` and `failed`. */
+  readonly error?: unknown;
+}

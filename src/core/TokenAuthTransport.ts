@@ -1,0 +1,42 @@
+import type { TokenPair } from './TokenStore';
+
+/** A pair as a transport hands it over, before the session checks it; with the user, after a login. */
+export interface TransportAnswer {
+  readonly accessToken: unknown;
+  readonly refreshToken: unknown;
+  /** What the login answer says of the user: `id`, `email`, `role`. */
+  readonly user?: unknown;
+}
+
+/**
+ * How the session reaches the auth service: log in, refresh, log out.
+ *
+ * @remarks
+ * The default, {@link createGraphQLTransport}, posts the spec's three mutations. Pass your own for a REST
+ * endpoint or a token handler. Each call resolves the answer or throws: an {@link AuthRejectedError} for a
+ * verdict (wrong credentials, a refresh token that is used, revoked or expired), an {@link AuthRequestError}
+ * (or any other error) when there is no verdict: the network, a timeout, a 5xx. The session bounds each call
+ * by `refreshTimeout`, aborts `signal` then or on `dispose()`, and checks every pair it is handed.
+ *
+ * @example A REST refresh endpoint, with the spec's mutations for the rest:
+ * ```ts
+ * const graphql = createGraphQLTransport({ uri: '/graphql' });
+ * const transport: TokenAuthTransport = {
+ *   ...graphql,
+ *   async refresh(refreshToken, signal) {
+ *     const response = await fetch('/auth/refresh', { method: 'POST', body: JSON.stringify({ refreshToken }), signal });
+ *     if (response.status === 401) throw new AuthRejectedError('Refresh refused', 'refreshToken', []);
+ *     if (!response.ok) throw new AuthRequestError(`Refresh failed: HTTP ${response.status}`, 'refreshToken', response.status);
+ *     return response.json();
+ *   },
+ * };
+ * ```
+ */
+export interface TokenAuthTransport {
+  /** Exchanges credentials for a pair and the user. */
+  login(email: string, password: string, signal: AbortSignal): Promise<TransportAnswer>;
+  /** Exchanges the single-use refresh token for a new pair. */
+  refresh(refreshToken: string, signal: AbortSignal): Promise<TransportAnswer>;
+  /** Revokes the pair on the service. */
+  logout(pair: TokenPair, signal: AbortSignal): Promise<unknown>;
+}

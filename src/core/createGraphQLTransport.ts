@@ -1,0 +1,100 @@
+import { AuthRejectedError } from './AuthRejectedError';
+import { AuthRequestError } from './AuthRequestError';
+import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
+
+const PAIR = 'accessToken refreshToken';
+
+/** Options of {@link createGraphQLTransport}. */
+export interface GraphQLTransportOptions {
+  /** The GraphQL endpoint that serves the auth mutations. */
+  uri: string;
+  /**
+   * The `fetch` used for auth mutations.
+   * @defaultValue `globalThis.fetch`, read at call time
+   */
+  fetch?: typeof fetch;
+  /** Extra headers sent with the auth mutations. */
+  headers?: Record<string, string>;
+  /**
+   * Documents for a server whose mutations have other names. Each declares the spec's variables (`$email` and
+   * `$password`; `$token`; `$refreshToken`) and aliases its root field and result fields to the spec's names.
+   * @example `mutation($token:String!){refreshToken:renewSession(refresh:$token){accessToken:jwt refreshToken:renewal}}`
+   */
+  documents?: { login?: string; refresh?: string; logout?: string };
+}
+
+// A GraphQL error with one of these codes, or under these statuses, is the server failing, not a verdict on
+// the credentials or token: ending a session over it would log users out during an outage.
+const SERVER_FAILURE = /^(408|429|5\d\d|INTERNAL_SERVER_ERROR|SERVICE_UNAVAILABLE)$/;
+
+/**
+ * The default {@link TokenAuthTransport}: the spec's `loginWithEmailPassword`, `refreshToken(token:)` and
+ * `logout(refreshToken:)`, posted with `fetch` outside the Apollo link chain, so they never meet the replay
+ * logic.
+ *
+ * @remarks
+ * A GraphQL error is a verdict ({@link AuthRejectedError}), and so is HTTP 401 or 403 without one. A network
+ * failure, HTTP 5xx, 408 or 429, `INTERNAL_SERVER_ERROR`, a body that is not JSON or an answer without the
+ * field is an {@link AuthRequestError}: transient, the session is kept.
+ */
+export function createGraphQLTransport(options: GraphQLTransportOptions): TokenAuthTransport {
+  const { documents = {} } = options;
+  const post = async (field: string, query: string, variables: Record<string, string>, signal: AbortSignal, token?: string) => {
+    let status: number | undefined;
+    let body: { data?: Record<string, unknown> | null; errors?: AuthRejectedError['errors'] } | null = null;
+    const fail = (why: string, cause?: unknown) => new AuthRequestError(`${field} ${why}.`, field, status, cause);
+    let text: string;
+    try {
+      const response = await (options.fetch ?? fetch)(options.uri, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...options.headers,
+          ...(token && { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify({ query, variables }),
+        signal,
+      });
+      status = response.status;
+      text = await response.text();
+    } catch (cause) {
+      throw fail('failed on the network', cause);
+    }
+    // A refusal (401, 403) needs no body to be a verdict.
+    const refused = status === 401 || status === 403;
+    try {
+      body = JSON.parse(text);
+    } catch (cause) {
+      if (!refused) throw fail(`answered HTTP ${status} with a body that is not JSON`, cause);
+    }
+    const errors = body?.errors ?? [];
+    const code = errors[0]?.extensions?.code;
+    if (SERVER_FAILURE.test(`${status}`) || SERVER_FAILURE.test(`${code}`) || (!errors.length && !refused && status! >= 300)) {
+      throw fail(`failed with HTTP ${status}${code ? ` (${code})` : ''}`);
+    }
+    if (errors.length || refused) throw new AuthRejectedError(`${field} was rejected: ${errors[0]?.message ?? `HTTP ${status}`}`, field, errors);
+    const data = body?.data?.[field];
+    if (!data || typeof data !== 'object') throw fail(`answered without data.${field}`);
+    return data as TransportAnswer;
+  };
+  return {
+    login: (email, password, signal) =>
+      post(
+        'loginWithEmailPassword',
+        documents.login ??
+          `mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){${PAIR} user{id email role}}}`,
+        { email, password },
+        signal,
+      ),
+    refresh: (token, signal) =>
+      post('refreshToken', documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`, { token }, signal),
+    logout: (pair, signal) =>
+      post(
+        'logout',
+        documents.logout ?? 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
+        { refreshToken: pair.refreshToken },
+        signal,
+        pair.accessToken,
+      ),
+  };
+}
