@@ -14,9 +14,12 @@ export interface TokenAuthOptions {
    * @defaultValue `createGraphQLTransport({ uri, fetch, headers })`: the spec's three mutations
    */
   transport?: TokenAuthTransport;
-  /** The `fetch` of the default transport. @defaultValue `globalThis.fetch`, read at call time */
+  /** The `fetch` of the default transport (ignored with `transport`). @defaultValue `globalThis.fetch`, read at call time */
   fetch?: typeof fetch;
-  /** Extra headers the default transport sends with the auth mutations (not with your operations: set those on `HttpLink`). */
+  /**
+   * Extra headers the default transport sends with the auth mutations (ignored with `transport`; not sent with
+   * your operations: set those on `HttpLink`).
+   */
   headers?: Record<string, string>;
   /**
    * Where the pair is kept. `window.localStorage` is refused with an error, as the spec forbids it. Sessions

@@ -110,8 +110,8 @@ export interface TokenSession {
 
 const LOADING: TokenAuthState = { status: 'loading', user: null };
 const SIGNED_OUT: TokenAuthState = { status: 'unauthenticated', user: null };
-// Refreshes nobody awaits: their failures go to onError.
-const BACKGROUND = /^(proactive|resume|restore)$/;
+// Refreshes nobody awaits (`proactive`, `resume`, `restore`): their failures go to onError.
+const BACKGROUND = /^(p|res)/;
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
@@ -188,9 +188,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       }
       const replaced = live;
       switchTo(next);
-      // Its refresh in flight, if any, brings a pair that is revoked as an orphan.
-      if (replaced && !replaced.refreshing) revoke(replaced.pair);
-      await seam.save(next.pair, () => !next.epoch.ended);
+      if (replaced) void revokeNewest(replaced);
+      // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
+      await seam.save(next.pair, () => live?.pair === next.pair);
       return { user: next.user };
     },
     logout() {
@@ -225,15 +225,21 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   async function endAndRevoke(): Promise<void> {
     const reading = restoring;
     const ending = live;
-    epoch.revoking = true;
+    // A second logout() joins this one from now on, even while the stored pair is still being read.
+    restoring = null;
     end('logout');
+    // Claimed before anything is awaited, so that a refresh settling meanwhile leaves its pair to this logout.
+    const revoked = ending ? revokeNewest(ending) : reading?.then((pair) => pair && revoke(pair));
     await seam.save(null);
-    let pair = ending?.pair ?? (await reading);
-    if (ending?.refreshing) {
-      await ending.refreshing;
-      pair = ending.next ?? pair;
-    }
-    if (pair) await revoke(pair);
+    await revoked;
+  }
+
+  // Revokes the newest pair of a session that was logged out or replaced, once its refresh in flight (if any)
+  // has settled: the pair that refresh brought, else the one it had. Nothing else revokes that epoch's pairs.
+  async function revokeNewest(ended: Live): Promise<void> {
+    ended.epoch.revoking = true;
+    await ended.refreshing;
+    await revoke(ended.next ?? ended.pair);
   }
 
   // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. While a retry
@@ -245,8 +251,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       from.refreshing = undefined;
     }));
     const now = live as Live | null;
-    // Still this record: the refresh failed without a verdict, and the retry it scheduled holds the failure.
-    if (now === from) throw from.retry!.error;
+    // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure), or
+    // dispose() cut it short.
+    if (now === from) throw from.retry?.error ?? signal.reason;
     if (now?.epoch === from.epoch) return now;
     throw from.epoch.ended ?? noSession();
   }
@@ -259,6 +266,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     try {
       rotation = await seam.rotate(from.pair, (pair) => exchange(from, pair), wanted);
     } catch (error) {
+      // Cut short by dispose(): not a failure to report or retry.
+      if (signal.aborted) return;
       if (!wanted()) return notify('superseded');
       if (AuthRequestError.is(error)) {
         retryLater(from, error);
@@ -272,7 +281,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     if (orphan && !from.epoch.revoking) revoke(orphan);
     // Followed already (the store told of the pair before this answer came), or not wanted any more.
     const applied = pair?.refreshToken === (live as Live | null)?.pair.refreshToken;
-    if (wanted() && !pair) end('logout');
+    if (wanted() && !pair) end(rotation.reason ?? 'logout');
     else if (wanted() && !applied) switchTo(record(pair!, from));
     else if (!applied) return notify('superseded');
     notify(!pair ? 'superseded' : rotation.adopted ? 'adopted' : 'rotated');
@@ -343,10 +352,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   // A session sharing the store stored `pair` (or emptied it). A pair of the same user continues the epoch, so
   // operations waiting on this session's refresh take it; a login as someone else ends the epoch.
-  function follow(pair: TokenPair | null): void {
+  function follow(pair: TokenPair | null, reason: 'rejected' | 'logout' = 'logout'): void {
     if (signal.aborted || (live ? live.pair.refreshToken === pair?.refreshToken : !pair && !restoring)) return;
     if (pair) switchTo(record(pair, live ?? {}));
-    else end('logout');
+    else end(reason);
   }
 
   // Makes `next` the live session; one of another epoch ends the current one as replaced.

@@ -11,7 +11,7 @@ export function assertNotLocalStorage(storage: unknown, hint = ''): void {
   }
   if (local !== undefined && storage === local) {
     throw new Error(
-      `apollo-link-token-pair: localStorage must not hold the refresh token, the spec forbids it. Use memory, createBroadcastTokenStore() or secure storage${hint}.`,
+      `localStorage must not hold the refresh token, the spec forbids it. Use memory, createBroadcastTokenStore() or secure storage${hint}.`,
     );
   }
 }

@@ -74,7 +74,8 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     }
     if (errors.length || refused) throw new AuthRejectedError(`${field} was rejected: ${errors[0]?.message ?? `HTTP ${status}`}`, field, errors);
     const data = body?.data?.[field];
-    if (!data || typeof data !== 'object') throw fail(`answered without data.${field}`);
+    // Any answer will do here (a logout may answer a scalar); the session checks the shape of a pair.
+    if (data == null) throw fail(`answered without data.${field}`);
     return data as TransportAnswer;
   };
   return {

@@ -11,17 +11,22 @@ export interface StoreHost {
   readonly timeout: number;
   /** Failures nobody awaits. */
   report(error: unknown): void;
-  /** A session sharing the store stored `pair` (or emptied it): this session follows. */
-  adopt(pair: TokenPair | null): void;
+  /**
+   * A session sharing the store stored `pair` (or emptied it; `reason` is `rejected` when it did so because the
+   * service refused the pair): this session follows.
+   */
+  adopt(pair: TokenPair | null, reason?: 'rejected'): void;
 }
 
 /**
  * What a refresh came to: the pair now in use (`adopted` when another session sharing the store had rotated
- * already), or `null` when the store was emptied meanwhile (a logout elsewhere). `orphan` is a pair the service
+ * already), or `null` when the store was emptied meanwhile (a logout elsewhere, or a refusal: `reason`). `orphan` is a pair the service
  * issued that nobody will use: the session revokes it.
  */
 export interface Rotation {
   readonly pair: TokenPair | null;
+  /** With `pair: null`: `rejected` when the store was emptied because the service refused the pair. */
+  readonly reason?: 'rejected';
   readonly adopted?: boolean;
   readonly orphan?: TokenPair;
 }

@@ -1,7 +1,7 @@
 import { AuthRejectedError } from './AuthRejectedError';
 import { AuthRequestError } from './AuthRequestError';
 import { createLock, type Lock } from './lock';
-import { isShared, markShared, type Rotation, type SharedStoreInternals, storeIO } from './openStore';
+import { isShared, markShared, type Rotation, storeIO } from './openStore';
 import type { TokenPair, TokenStore } from './TokenStore';
 
 /** Options of {@link shareTokenStore}. */
@@ -24,8 +24,10 @@ export interface ShareTokenStoreOptions {
   lockTimeout?: number;
 }
 
+declare const shared: unique symbol;
+
 /** A {@link TokenStore} that several sessions may share. See {@link shareTokenStore}. */
-export type SharedTokenStore = TokenStore & SharedStoreInternals;
+export type SharedTokenStore = TokenStore & { readonly [shared]: true };
 
 // How many refresh tokens the sessions of one store remember having spent, so that none is adopted again.
 const SPENT_MEMORY = 16;
@@ -51,11 +53,17 @@ const SPENT_MEMORY = 16;
  * ```
  */
 export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptions = {}): SharedTokenStore {
-  if (isShared(store)) return store;
+  if (isShared(store)) return store as unknown as SharedTokenStore;
   const lock = options.lock ?? createLock();
   const name = options.name ?? 'apollo-link-token-pair';
   const lockTimeout = options.lockTimeout ?? 60_000;
   const spent = new Set<string>();
+  // Refresh tokens the service refused: a session that finds the store emptied of one ended as rejected too.
+  const refused = new Set<string>();
+  const remember = (tokens: Set<string>, token: string) => {
+    tokens.add(token);
+    if (tokens.size > SPENT_MEMORY) tokens.delete(tokens.values().next().value!);
+  };
   // The last write failed: the store may hold an older pair, or nothing, where a session holds a newer one.
   let unsaved = false;
   // A pair a session of this store submitted is taken from the store only while the store is known to be
@@ -63,14 +71,14 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
   const stale = (token: string | null) => unsaved && spent.has(token!);
   const isNew = (stored: TokenPair, ours: TokenPair) => stored.refreshToken !== ours.refreshToken && !stale(stored.refreshToken);
 
-  const shared: TokenStore = {
+  const sharedStore: TokenStore = {
     get: () => store.get(),
     set: (pair) => store.set(pair),
     clear: () => store.clear(),
     ...(store.subscribe && { subscribe: (listener: () => void) => store.subscribe!(listener) }),
   };
 
-  return markShared(shared, (host) => {
+  return markShared(sharedStore, (host) => {
     const io = storeIO(store, host);
     const { clock } = host;
     // This session's writes under way: until they land, what the store holds is older than what it knows.
@@ -91,30 +99,37 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
       }
     };
 
+    // Aborted by close(): the session was disposed, and stops waiting for the lock.
+    const closing = new AbortController();
     // Waits for the lock at most lockTimeout. A refresh granted later runs nothing and releases at once; a write
     // (`keep`) still lands then, if it is still wanted: only its caller stops waiting.
     const locked = <T>(task: () => Promise<T>, keep = false) =>
       new Promise<T>((resolve, reject) => {
         const controller = new AbortController();
         let started = false;
-        const timer = clock.setTimeout(() => {
+        const giveUp = (error: unknown) => {
+          clock.clearTimeout(timer);
+          closing.signal.removeEventListener('abort', onClose);
           if (started) return;
           if (!keep) controller.abort();
-          reject(new AuthRequestError(`Waited ${lockTimeout / 1000} s for the "${name}" lock, which another session holds.`, 'lock'));
-        }, lockTimeout);
+          reject(error);
+        };
+        const onClose = () => giveUp(new AuthRequestError('The session was disposed.', 'dispose'));
+        const timer = clock.setTimeout(
+          () => giveUp(new AuthRequestError(`Waited ${lockTimeout / 1000} s for the "${name}" lock, which another session holds.`, 'lock')),
+          lockTimeout,
+        );
+        closing.signal.addEventListener('abort', onClose);
         lock(
           name,
           async () => {
             if (controller.signal.aborted) return;
             started = true;
-            clock.clearTimeout(timer);
+            giveUp(undefined);
             await task().then(resolve, reject);
           },
           controller.signal,
-        ).catch((error: unknown) => {
-          clock.clearTimeout(timer);
-          reject(error);
-        });
+        ).catch(giveUp);
       });
 
     // Not under the lock, so that a logout elsewhere is followed at once, not after a refresh that holds it.
@@ -127,8 +142,9 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
         const token = stored?.refreshToken ?? null;
         if (writing) missed = true;
         else if (ticket === reads && token !== known && !stale(token)) {
+          const reason = refused.has(known!) ? 'rejected' : undefined;
           known = token;
-          host.adopt(stored);
+          host.adopt(stored, reason);
         }
       } catch (error) {
         host.report(error);
@@ -159,10 +175,9 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
       rotate: (pair, renew, wanted) =>
         locked(async (): Promise<Rotation> => {
           const stored = await read();
-          if (stored === null && !unsaved) return { pair: null };
+          if (stored === null && !unsaved) return { pair: null, reason: refused.has(pair.refreshToken) ? 'rejected' : undefined };
           if (stored && isNew(stored, pair)) return { pair: stored, adopted: true };
-          spent.add(pair.refreshToken);
-          if (spent.size > SPENT_MEMORY) spent.delete(spent.values().next().value!);
+          remember(spent, pair.refreshToken);
           let next: TokenPair;
           try {
             next = await renew(pair);
@@ -171,7 +186,10 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
             const winner = AuthRejectedError.is(error) ? await read().catch(() => null) : null;
             if (winner && isNew(winner, pair)) return { pair: winner, adopted: true };
             // A dead token is taken out before the lock is released, so no session waiting for it submits it.
-            if (!AuthRequestError.is(error)) await io.queued(() => clearIfHolds(pair));
+            if (!AuthRequestError.is(error)) {
+              remember(refused, pair.refreshToken);
+              await io.queued(() => clearIfHolds(pair));
+            }
             throw error;
           }
           // A compare-and-set on the write queue: a logout or login elsewhere may have replaced the pair while
@@ -187,12 +205,15 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
             return now && wanted() && isNew(now, pair) ? { pair: now, adopted: true, orphan: next } : { pair: null, orphan: next };
           });
         }),
-      close: () => unsubscribe?.(),
+      close() {
+        unsubscribe?.();
+        closing.abort();
+      },
     };
 
     async function clearIfHolds(pair: TokenPair, now?: TokenPair | null) {
       const stored = now === undefined ? await read().catch(() => null) : now;
       if (stored?.refreshToken === pair.refreshToken) await put(null);
     }
-  });
+  }) as unknown as SharedTokenStore;
 }

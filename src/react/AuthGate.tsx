@@ -31,8 +31,15 @@ export interface AuthGateProps {
  */
 export function AuthGate({ children, fallback = null, loading = null, role, forbidden = null }: AuthGateProps) {
   const { status, hasRole } = useAuth();
-  if (status === 'loading') return <>{loading}</>;
-  if (status === 'unauthenticated') return <>{fallback}</>;
-  if (role !== undefined && !hasRole(role)) return <>{forbidden}</>;
-  return <>{children}</>;
+  return (
+    <>
+      {status === 'loading'
+        ? loading
+        : status === 'unauthenticated'
+          ? fallback
+          : role !== undefined && !hasRole(role)
+            ? forbidden
+            : children}
+    </>
+  );
 }

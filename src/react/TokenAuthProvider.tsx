@@ -1,18 +1,11 @@
 import { gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
-import { type ReactNode, useMemo, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { TokenAuth } from '../createTokenAuth';
 import type { TokenAuthState } from '../core/TokenAuthState';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
 
-const ME_QUERY = gql`
-  query TokenPairMe {
-    me {
-      id
-      email
-    }
-  }
-`;
+const ME_QUERY = gql`query TokenPairMe{me{id email}}`;
 
 /** Props of {@link TokenAuthProvider}. */
 export interface TokenAuthProviderProps {
@@ -40,13 +33,14 @@ export interface TokenAuthProviderProps {
  */
 export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
   const client = useApolloClient();
-  const authenticated = useSyncExternalStore(
-    auth.subscribe,
-    () => auth.getState().status === 'authenticated',
-    () => auth.getInitialState().status === 'authenticated',
-  );
-  const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !authenticated, fetchPolicy: 'network-only' });
-  const me = (authenticated && data?.me) || null;
+  const userOf = (state: TokenAuthState) => (state.status === 'authenticated' && state.user?.id) || null;
+  const user = useSyncExternalStore(auth.subscribe, () => userOf(auth.getState()), () => userOf(auth.getInitialState()));
+  const { data, refetch } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
+  // `me` belongs to the signed-in user only: another user (a login here or in another tab) refetches it.
+  const me = data?.me?.id === user ? data!.me : null;
+  useEffect(() => {
+    if (user && data?.me && !me) void refetch();
+  }, [user, data]);
 
   const binding = useMemo<AuthBinding>(() => {
     let last: { state: TokenAuthState; me: Me | null; value: AuthContextValue } | undefined;

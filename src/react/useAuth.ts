@@ -1,4 +1,4 @@
-import { useContext, useRef, useSyncExternalStore } from 'react';
+import { useContext, useSyncExternalStore } from 'react';
 import type { TokenAuthState } from '../core/TokenAuthState';
 import { AuthContext, type AuthContextValue, MeContext } from './AuthContext';
 
@@ -25,11 +25,13 @@ export function useAuth<T>(selector?: (value: AuthContextValue) => T): T | AuthC
   const me = useContext(MeContext);
   if (!binding) throw new Error('useAuth must be used within <TokenAuthProvider auth={…}>.');
   const { auth, view } = binding;
-  const last = useRef<{ value: AuthContextValue; selected: unknown }>(undefined);
+  // One cache per render: React reads the snapshot several times a render, and a selector that closes over
+  // props or state is a new function at each render.
+  let last: { value: AuthContextValue; selected: unknown } | undefined;
   const select = (state: TokenAuthState) => {
     const value = view(state, me);
-    if (last.current?.value !== value) last.current = { value, selected: selector ? selector(value) : value };
-    return last.current.selected as T | AuthContextValue;
+    if (last?.value !== value) last = { value, selected: selector ? selector(value) : value };
+    return last.selected as T | AuthContextValue;
   };
   return useSyncExternalStore(
     auth.subscribe,

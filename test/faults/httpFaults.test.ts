@@ -165,7 +165,8 @@ describe('fault injection over HTTP against the demo server', () => {
     expect(auth.getState().status).toBe('authenticated');
     expect(await stored(store)).toEqual(before);
 
-    // The next refresh is the retry the failure scheduled (retryDelay); once it rotated, operations carry the new token.
+    // The next refresh is the retry the failure scheduled (after retryDelay); once it has rotated, operations
+    // carry the new token.
     expect(auth.getState().retry).toMatchObject({ attempt: 1, error: { status: 502 } });
     await vi.waitFor(() => expect(auth.getState().retry).toBeUndefined(), { timeout: 3_000, interval: 20 });
     expect(auth.getState().status).toBe('authenticated');
@@ -445,7 +446,8 @@ describe('fault injection over HTTP against the demo server', () => {
     await a.auth.login(...ADMIN);
     server.expireAllAccessTokens();
     const waiting = pings(b.client, 3);
-    // A logout does not wait for another instance's refresh: it is sent once the server has issued the new pair.
+    // A logout does not wait for another instance's refresh: it is sent once the server has issued the new pair
+    // (sent before, it would revoke the session first, and that refresh would bring no pair at all).
     await vi.waitFor(() => expect(rotated).toHaveLength(1));
     const mark = server.stats.authorizationHeaders.length;
 
@@ -461,7 +463,6 @@ describe('fault injection over HTTP against the demo server', () => {
     expect(bearersSince(server, mark)).toHaveLength(server.stats.logoutCalls);
     expect(server.stats.reuseDetections).toBe(0);
     expect(await isRevoked(server, rotated[0]!)).toBe(true);
-    console.log('DBG', server.stats.logoutCalls, a.onError.mock.calls.length, b.onError.mock.calls.map(String), b.onSessionEnd.mock.calls);
   });
 
   it('logout on an instance whose own refresh is out reaches the other instances at once: they stop sending the token before that refresh answers', async () => {

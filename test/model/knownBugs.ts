@@ -57,6 +57,125 @@ export interface FixedBug {
 export const KNOWN_BUGS: readonly KnownBug[] = [];
 
 export const FIXED_BUGS: readonly FixedBug[] = [
+  // Found in the redesigned engine (issue 10) before its first commit, and fixed there.
+  {
+    id: 'second-logout-joins-the-first',
+    summary:
+      'A second logout() while the first was still revoking on the server joined the first, so a login that ' +
+      'completed in between survived it.',
+    fixedIn: '4e2e84d',
+    minimal: {
+      instances: 1,
+      skewMs: 0,
+      initial: 'fresh',
+      expiredAs: 'result',
+      steps: [{ kind: 'login', instance: 0, user: 0 }, { kind: 'logout', instance: 0 }, { kind: 'deliver', pick: 0, outcome: 'ok' }, { kind: 'logout', instance: 0 }],
+    },
+  },
+  {
+    id: 'shared-login-write-overtakes-logout',
+    summary:
+      "A login's store write waited for the lock behind another refresh; a logout's clear, which does not wait, " +
+      'landed first, and the login pair was written after it. Writes now check, when their turn comes, that ' +
+      'their session is still live.',
+    fixedIn: '4e2e84d',
+    minimal: {
+      instances: 2,
+      skewMs: 0,
+      initial: 'fresh',
+      expiredAs: 'result',
+      steps: [
+        { kind: 'login', instance: 0, user: 0 },
+        { kind: 'op', instance: 0 },
+        { kind: 'expireAll' },
+        { kind: 'deliver', pick: 3, outcome: 'ok' },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'logout', instance: 0 },
+      ],
+    },
+  },
+  {
+    id: 'login-write-abandoned-on-lock-timeout',
+    summary:
+      "After a long sleep a login's store write timed out waiting for the lock and was dropped for good: the " +
+      'store kept the old pair while the session held the new one. A write now stops blocking its caller at ' +
+      'the timeout but still lands when the lock is granted, if its session is still live.',
+    fixedIn: '4e2e84d',
+    minimal: {
+      instances: 2,
+      skewMs: 0,
+      initial: 'fresh',
+      expiredAs: 'result',
+      steps: [
+        { kind: 'expireAll' },
+        { kind: 'op', instance: 0 },
+        { kind: 'op', instance: 0 },
+        { kind: 'op', instance: 1 },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'deliver', pick: 4, outcome: 'ok' },
+        { kind: 'login', instance: 0, user: 0 },
+        { kind: 'deliver', pick: 2, outcome: 'ok' },
+        { kind: 'jump', ms: 31 * 24 * 60 * 60 * 1000 },
+        { kind: 'fire' },
+        { kind: 'jump', ms: 12 * 60 * 1000 },
+        { kind: 'advance', ms: 1 },
+      ],
+    },
+  },
+  {
+    id: 'late-login-write-overwrites-a-followed-pair',
+    summary:
+      "A login's write timed out waiting for the lock (the machine slept); meanwhile another session rotated the " +
+      "pair and this session followed it. The write then landed with the older login pair, since it checked only " +
+      'that the session had not ended. It now checks that the session still holds that very pair.',
+    fixedIn: 'after 4e2e84d',
+    minimal: {
+      instances: 3,
+      skewMs: 0,
+      initial: 'fresh',
+      expiredAs: 'result',
+      steps: [
+        { kind: 'login', instance: 0, user: 1 },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'login', instance: 0, user: 1 },
+        { kind: 'refresh', instance: 0 },
+        { kind: 'op', instance: 0 },
+        { kind: 'login', instance: 0, user: 0 },
+        { kind: 'refresh', instance: 1 },
+        { kind: 'deliver', pick: 6, outcome: 'ok' },
+        { kind: 'jump', ms: 12 * 60 * 1000 },
+        { kind: 'deliver', pick: 1, outcome: 'netfail' },
+        { kind: 'fire' },
+      ],
+    },
+  },
+  {
+    id: 'queued-refresh-submits-a-refused-token',
+    summary:
+      'A refresh queued behind the lock found the store holding a pair another session had just submitted (its ' +
+      'answer lost), refused to adopt it as spent, and submitted its own older token, which the service had ' +
+      'refused already. Spent pairs are now passed over only while a failed write may have left the store stale.',
+    fixedIn: '4e2e84d',
+    minimal: {
+      instances: 3,
+      skewMs: 0,
+      initial: 'fresh',
+      expiredAs: 'result',
+      steps: [
+        { kind: 'op', instance: 1 },
+        { kind: 'login', instance: 2, user: 0 },
+        { kind: 'revokeAll' },
+        { kind: 'op', instance: 0 },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'jump', ms: 15 * 60 * 1000 },
+        { kind: 'op', instance: 2 },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'deliver', pick: 2, outcome: 'ok' },
+        { kind: 'deliver', pick: 3, outcome: 'netfail' },
+      ],
+    },
+  },
   {
     id: 'login-write-lands-after-logout',
     summary:
