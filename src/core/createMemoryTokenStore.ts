@@ -5,7 +5,8 @@ import type { TokenPair, TokenStore } from './TokenStore';
  * Creates the default {@link TokenStore}: the pair lives in this process's memory only.
  *
  * @remarks
- * Several sessions may share one: they then refresh under one lock and follow each other's changes.
+ * It belongs to one session. For several sessions in one process, wrap it once with `shareTokenStore(store)`
+ * and hand them the wrapped store: they then refresh under one lock and follow each other's changes.
  *
  * @param initial - A pair to start with, for example one loaded from secure storage.
  *

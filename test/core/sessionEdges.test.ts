@@ -117,9 +117,9 @@ describe('login over a session whose refresh is out', () => {
   });
 
   it.each([
-    { kind: 'its own store', share: false },
-    { kind: 'a shared store', share: true },
-  ])('revokes the rotated pair when a login lands while that pair is being written to $kind', async ({ share }) => {
+    ['its own store', false],
+    ['a shared store', true],
+  ] as const)('revokes the rotated pair when a login lands while that pair is being written to %s', async (_kind, share) => {
     const held = storeWithHeldWrites(makePair('s'));
     const { session, stub } = setup({ store: share ? shareTokenStore(held.store) : held.store });
     await vi.advanceTimersByTimeAsync(0);
