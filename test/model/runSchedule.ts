@@ -12,6 +12,7 @@ import {
   type TokenPair,
   type TokenStore,
 } from '../../src';
+import { getRetryDelay } from '../../src/core/getRetryDelay';
 import { TIME } from '../helpers/session';
 import { FakeClock } from './FakeClock';
 import type { Invariant, KnownBug, Trigger } from './knownBugs';
@@ -19,6 +20,17 @@ import { type Schedule, describeStep } from './schedule';
 import { createSpecServerModel, MODEL_USERS, ModelTransportError, readClaims } from './specServerModel';
 
 const { T0, MINUTE } = TIME;
+
+/** A small deterministic generator (mulberry32) seeded with a string's hash: numbers in [0, 1). */
+function seededRandom(seed: string): () => number {
+  let state = [...seed].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16_777_619), 2_166_136_261);
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
 const URI = 'http://model.test/graphql';
 const PING = gql`
   query Ping($op: Int) {
@@ -190,11 +202,14 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
   const loggedOut = new Set<string>();
   const sidOf = (token: string | undefined) => (token ? String(readClaims(token)?.sid ?? '') : '');
 
+  // The session's jittered retries, from a generator seeded by the schedule itself: a seed replays exactly.
+  const random = seededRandom(JSON.stringify(schedule));
   const clients: Client[] = Array.from({ length: schedule.instances }, (_, instance) => {
     const auth = createTokenAuth({
       uri: URI,
       store,
       clock,
+      retryDelay: (attempt) => getRetryDelay(attempt, random),
       fetch: model.fetchFor(instance),
       refreshOnResume: false,
       onSessionEnd: (event) => {
