@@ -10,6 +10,7 @@ const inSatellite = (id) => SATELLITES.some((name) => id.startsWith(`${src}${nam
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
+// A satellite may import only what the root entry exports (CI loads every built entry to check it).
 const satelliteExternal = (id) => isBare(id) || (id.startsWith(src) && !inSatellite(id));
 const toCore = (extension) => (id) => (id.startsWith(src) ? `./index.${extension}` : id);
 

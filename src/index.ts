@@ -12,7 +12,8 @@ export {
   type WebStorageLike,
 } from './core/createSplitTokenStore';
 export type { Lock } from './core/lock';
-export type { Clock } from './core/Clock';
+export { type Clock, systemClock } from './core/Clock';
+export { getRetryDelay } from './core/getRetryDelay';
 export type { ResumeSource } from './core/ResumeSource';
 export type { TokenAuthTransport, TransportAnswer } from './core/TokenAuthTransport';
 export { createGraphQLTransport, type GraphQLTransportOptions } from './core/createGraphQLTransport';

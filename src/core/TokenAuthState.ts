@@ -36,5 +36,5 @@ export interface TokenAuthState {
    * local ms; absent while the app is offline and waits to come back), why, and which attempt is next. The
    * session is still `authenticated`: show "reconnecting", not a login form. Cleared by the next rotation.
    */
-  readonly retry?: { readonly at?: number; readonly error: Error; readonly attempt: number };
+  readonly retry?: { readonly at: number | undefined; readonly error: Error; readonly attempt: number };
 }

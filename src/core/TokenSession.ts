@@ -139,8 +139,6 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // Resolves the stored pair while the store is read at start.
   let restoring: Promise<TokenPair | null> | null = null;
   let loggingOut: Promise<void> | null = null;
-  // How far the local clock is ahead of the server's, learnt from the last pair received with its time.
-  let skew: number | undefined;
 
   const started = epoch;
   let stored;
@@ -188,7 +186,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       }
       const replaced = live;
       switchTo(next);
+      // The session this login replaces is revoked: the live one, or the stored one a slow restore is reading.
       if (replaced) void revokeNewest(replaced);
+      else void restoring?.then((pair) => pair && revoke(pair));
       // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
       await seam.save(next.pair, () => live?.pair === next.pair);
       return { user: next.user };
@@ -278,6 +278,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       return notify('rejected', error);
     }
     const { pair, orphan } = rotation;
+    // An adopted pair is this session's newest too: a logout revokes it, not the spent one.
+    if (rotation.adopted) from.next = pair!;
     if (orphan && !from.epoch.revoking) revoke(orphan);
     // Followed already (the store told of the pair before this answer came), or not wanted any more.
     const applied = pair?.refreshToken === (live as Live | null)?.pair.refreshToken;
@@ -334,7 +336,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     const delay = typeof retryDelay === 'number' ? retryDelay : retryDelay(attempt);
     // Offline, the retry waits for the app to come back instead of failing on a timer.
     const at = resume?.isOnline?.() === false ? undefined : clock.now() + delay;
-    from.retry = { ...(at !== undefined && { at }), error, attempt };
+    from.retry = { at, error, attempt };
     if (at === undefined || signal.aborted) timer.cancel();
     else timer.at(at);
     publish(stateOf(from));
@@ -396,11 +398,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       // The refresh token may still be good: treat the access token as dead and renew the pair.
       claims = { exp: 0 };
     }
-    const { iat } = claims;
-    const seconds = typeof iat === 'number';
-    let { receivedAt } = pair;
-    if (receivedAt !== undefined && seconds) skew = receivedAt - iat * 1000;
-    else if (skew !== undefined && seconds) receivedAt = iat * 1000 + skew;
+    const { receivedAt } = pair;
     const role = claims[options.roleClaim ?? 'role'];
     const prior = 'pair' in into ? into : undefined;
     const id = String(known?.id ?? claims.sub ?? prior?.user.id ?? '');
@@ -457,7 +455,8 @@ function stateOf({ user, schedule, retry }: Live): TokenAuthState {
   return {
     status: 'authenticated',
     user,
-    ...(schedule && { expiresAt: schedule.expiresAt, refreshAt: schedule.refreshAt }),
+    // The schedule is exactly { expiresAt, refreshAt }.
+    ...schedule,
     ...(retry && { retry }),
   };
 }

@@ -135,7 +135,9 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
   }
 
   const write = (next: TokenPair | null) => {
-    const at: Version = [version[0] + 1, id];
+    // Past every version this tab has seen, and past the clock: a tab that was frozen, and comes back with an
+    // old counter that outnumbers a new tab's, cannot outrank a write made since.
+    const at: Version = [Math.max(version[0] + 1, clock.now()), id];
     post({ type: 'set', from: id, version: at, pair: next });
     apply(next, at);
   };

@@ -23,9 +23,11 @@ export interface GraphQLTransportOptions {
   documents?: { login?: string; refresh?: string; logout?: string };
 }
 
-// A GraphQL error with one of these codes, or under these statuses, is the server failing, not a verdict on
-// the credentials or token: ending a session over it would log users out during an outage.
-const SERVER_FAILURE = /^(408|429|5\d\d|INTERNAL_SERVER_ERROR|SERVICE_UNAVAILABLE)$/;
+// A GraphQL error with one of these codes, or under these statuses, is the server (or a gateway in front of
+// it) failing, not a verdict on the credentials or token: ending a session over it would log users out during
+// an outage.
+const SERVER_FAILURE =
+  /^(408|429|5\d\d|INTERNAL_SERVER_ERROR|SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_ERROR|DOWNSTREAM_SERVICE_ERROR)$/;
 
 /**
  * The default {@link TokenAuthTransport}: the spec's `loginWithEmailPassword`, `refreshToken(token:)` and
@@ -68,15 +70,16 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
       if (!refused) throw fail(`answered HTTP ${status} with a body that is not JSON`, cause);
     }
     const errors = body?.errors ?? [];
-    const code = errors[0]?.extensions?.code;
-    if (SERVER_FAILURE.test(`${status}`) || SERVER_FAILURE.test(`${code}`) || (!errors.length && !refused && status! >= 300)) {
-      throw fail(`failed with HTTP ${status}${code ? ` (${code})` : ''}`);
-    }
-    if (errors.length || refused) throw new AuthRejectedError(`${field} was rejected: ${errors[0]?.message ?? `HTTP ${status}`}`, field, errors);
+    // Any answer will do here (a logout may answer a scalar, a pair may come with warnings); the session checks
+    // the shape of a pair.
     const data = body?.data?.[field];
-    // Any answer will do here (a logout may answer a scalar); the session checks the shape of a pair.
-    if (data == null) throw fail(`answered without data.${field}`);
-    return data as TransportAnswer;
+    if (data != null && status! < 300) return data as TransportAnswer;
+    const code = errors[0]?.extensions?.code;
+    // Every error of the spec carries a code: one without, like one naming a server failure, says nothing of the
+    // token. Only a code that is not a failure, or a 401/403, is a verdict.
+    const failing = [status, ...errors.map((error) => error.extensions?.code ?? (refused ? '' : 500))].some((why) => SERVER_FAILURE.test(`${why}`));
+    if (failing || (!errors.length && !refused)) throw fail(status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`);
+    throw new AuthRejectedError(`${field} was rejected: ${errors[0]?.message ?? `HTTP ${status}`}`, field, errors);
   };
   return {
     login: (email, password, signal) =>

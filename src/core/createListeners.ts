@@ -1,7 +1,7 @@
-/** A set of change listeners: `subscribe` as stores expose it, and `notify` to call them all. */
+/** A set of change listeners with `subscribe`, as stores expose it, and `notify` to call them all. */
 export function createListeners() {
   const listeners = new Set<() => void>();
-  return {
+  return Object.assign(listeners, {
     subscribe(listener: () => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -9,6 +9,5 @@ export function createListeners() {
     notify(): void {
       for (const listener of listeners) listener();
     },
-    clear: () => listeners.clear(),
-  };
+  });
 }

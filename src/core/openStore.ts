@@ -79,7 +79,7 @@ export function openStore(store: TokenStore, host: StoreHost): StoreSeam {
   if (isShared(store)) return store[SHARED](host);
   if (owners.has(store)) {
     throw new Error(
-      'apollo-link-token-pair: this store belongs to another session. Share it through shareTokenStore(store), or dispose() the other session first.',
+      'This store belongs to another session: share it through shareTokenStore(store), or dispose() that session first.',
     );
   }
   owners.add(store);

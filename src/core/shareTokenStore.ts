@@ -133,7 +133,8 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
       });
 
     // Not under the lock, so that a logout elsewhere is followed at once, not after a refresh that holds it.
-    // Only the latest read counts, and a pair this store has seen spent is never taken back.
+    // Only the latest read counts, and while a failed write may have left the store stale, a pair spent by a
+    // session of this store is not taken back.
     let reads = 0;
     const follow = async () => {
       const ticket = ++reads;

@@ -42,14 +42,14 @@ export class TokenAuthLink extends ApolloLink {
       return new Observable((observer) => {
         let closed = false;
         let sub: Subscription | undefined;
-        sent.then(
-          (value) => {
+        // A link further down that throws at once errors the operation, as it would without the wait.
+        sent
+          .then((value) => {
             if (!closed) sub = forward(attach(operation, value)).subscribe(observer);
-          },
-          (error: unknown) => {
+          })
+          .catch((error: unknown) => {
             if (!closed) observer.error(error);
-          },
-        );
+          });
         return () => {
           closed = true;
           sub?.unsubscribe();

@@ -63,14 +63,14 @@ export class TokenExpiredLink extends ApolloLink {
           const startReplay = () => {
             replaying = true;
             first?.unsubscribe();
-            auth.recover(sent()).then(
-              () => {
+            auth
+              .recover(sent())
+              .then(() => {
                 if (!closed) replay = forward(operation).subscribe(observer);
-              },
-              (error: unknown) => {
+              })
+              .catch((error: unknown) => {
                 if (!closed) observer.error(error);
-              },
-            );
+              });
           };
           first = forward(operation).subscribe({
             next(result) {

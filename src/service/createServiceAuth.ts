@@ -2,6 +2,8 @@ import { ApolloLink } from '@apollo/client';
 import { Observable, type Subscription } from 'rxjs';
 import { createTokenAuth, type TokenAuth } from '../createTokenAuth';
 import { AuthRejectedError } from '../core/AuthRejectedError';
+import { AuthRequestError } from '../core/AuthRequestError';
+import { systemClock } from '../core/Clock';
 import { getRetryDelay } from '../core/getRetryDelay';
 import type { TokenAuthOptions } from '../core/TokenAuthOptions';
 import { SessionEndedError } from '../core/SessionEndedError';
@@ -68,8 +70,19 @@ export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
   const signIn = () =>
     (signingIn ??= (async () => {
       if (refused && now() < refused.until) throw refused.error;
-      const { email, password } = await options.credentials();
       try {
+        // App code: bounded like every wait on what the app supplies, and a failure backs off like a login's.
+        const clock = options.clock ?? systemClock;
+        let timer: unknown;
+        const { email, password } = await Promise.race([
+          options.credentials(),
+          new Promise<never>((_, reject) => {
+            timer = clock.setTimeout(
+              () => reject(new AuthRequestError('credentials() did not answer in time.', 'loginWithEmailPassword')),
+              options.refreshTimeout ?? 30_000,
+            );
+          }),
+        ]).finally(() => clock.clearTimeout(timer));
         const result = await auth.login(email, password);
         failures = 0;
         return result;

@@ -90,6 +90,22 @@ describe('logout', () => {
   });
 });
 
+describe('login while the stored pair is still being read', () => {
+  it('revokes the stored pair the login replaces when the store answers after the login', async () => {
+    const stored = makePair('stored');
+    let answer!: (pair: TokenPair) => void;
+    const store: TokenStore = { get: () => new Promise<TokenPair>((resolve) => (answer = resolve)), set: vi.fn(), clear: vi.fn() };
+    const { session, stub } = setup({ store, auto: true });
+    await session.login('a@b.test', 'pw');
+    expect(revoked(stub.calls)).toEqual([]);
+    answer(stored);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(revoked(stub.calls)).toEqual([stored.refreshToken]);
+    // The login's session is the one in use, not the one read late.
+    expect(session.getState()).toMatchObject({ status: 'authenticated', user: { claims: { jti: 'p1' } } });
+  });
+});
+
 describe('login over a session whose refresh is out', () => {
   it('revokes the replaced pair when a login lands while a refresh is out and that refresh then fails on the network', async () => {
     const { session, stub, store } = await loggedIn({ auto: false });

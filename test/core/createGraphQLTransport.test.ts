@@ -1,0 +1,181 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthRejectedError, AuthRequestError, createGraphQLTransport } from '../../src';
+import { createFetchStub, rejection } from '../helpers/fetchStub';
+import { makePair } from '../helpers/jwt';
+import { loggedIn, TIME } from '../helpers/session';
+
+const { T0 } = TIME;
+const URI = 'http://auth.test/graphql';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: T0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const error = (message: string, code?: string) => ({ message, ...(code !== undefined && { extensions: { code } }) });
+
+/** Sends one refresh through the default transport and answers it with `answer`; resolves with what it returned or threw. */
+async function refreshAnswered(answer: (call: ReturnType<typeof createFetchStub>['calls'][number]) => void) {
+  const stub = createFetchStub();
+  const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+  const outcome = transport.refresh('r', new AbortController().signal).then(
+    (value) => ({ value, error: undefined as unknown }),
+    (thrown: unknown) => ({ value: undefined, error: thrown }),
+  );
+  await vi.advanceTimersByTimeAsync(0);
+  expect(stub.of('refreshToken')).toHaveLength(1);
+  expect(stub.last('refreshToken').variables).toEqual({ token: 'r' });
+  answer(stub.last('refreshToken'));
+  return outcome;
+}
+
+describe('createGraphQLTransport: which refresh answers say nothing of the token (AuthRequestError)', () => {
+  it.each([
+    ['an error without extensions.code (HTTP 200)', { data: null, errors: [error('Something broke')] }, 200],
+    ['an error with extensions but no code (HTTP 200)', { data: null, errors: [{ message: 'Something broke', extensions: {} }] }, 200],
+    ['GATEWAY_TIMEOUT', { data: null, errors: [error('Upstream timed out', 'GATEWAY_TIMEOUT')] }, 200],
+    ['SUBREQUEST_HTTP_ERROR', { data: null, errors: [error('Subgraph failed', 'SUBREQUEST_HTTP_ERROR')] }, 200],
+    ['DOWNSTREAM_SERVICE_ERROR', { data: null, errors: [error('Subgraph failed', 'DOWNSTREAM_SERVICE_ERROR')] }, 200],
+    ['INTERNAL_SERVER_ERROR', { data: null, errors: [error('Oops', 'INTERNAL_SERVER_ERROR')] }, 200],
+    ['SERVICE_UNAVAILABLE', { data: null, errors: [error('Down', 'SERVICE_UNAVAILABLE')] }, 200],
+    [
+      'a failure code in second position, after a non-failure code',
+      { data: null, errors: [error('Refresh token reused', 'INVALID_REFRESH_TOKEN'), error('Down', 'SERVICE_UNAVAILABLE')] },
+      200,
+    ],
+    [
+      'an error without a code in second position, after a non-failure code',
+      { data: null, errors: [error('Bad input', 'BAD_USER_INPUT'), error('Resolver crashed')] },
+      200,
+    ],
+    ['an error without a code under HTTP 502', { data: null, errors: [error('Bad gateway')] }, 502],
+    ['a pair under HTTP 503', { data: { refreshToken: makePair('late') } }, 503],
+    ['HTTP 429 with a non-failure code', rejection('RATE_LIMITED'), 429],
+    ['no errors and no data under HTTP 200', { data: { refreshToken: null } }, 200],
+  ])('throws AuthRequestError for %s', async (_name, body, status) => {
+    const { value, error: thrown } = await refreshAnswered((call) => call.respond(body, status));
+    expect(value).toBeUndefined();
+    expect(AuthRequestError.is(thrown)).toBe(true);
+    expect(AuthRejectedError.is(thrown)).toBe(false);
+    expect(thrown).toMatchObject({ name: 'AuthRequestError', operation: 'refreshToken', status });
+  });
+});
+
+describe('createGraphQLTransport: which refresh answers are a verdict on the token (AuthRejectedError)', () => {
+  it.each([
+    ['INVALID_REFRESH_TOKEN (HTTP 200)', rejection('INVALID_REFRESH_TOKEN', 'Refresh token reused'), 200, 'INVALID_REFRESH_TOKEN'],
+    [
+      'two non-failure codes (HTTP 200)',
+      { data: null, errors: [error('Expired', 'REFRESH_TOKEN_EXPIRED'), error('Revoked', 'INVALID_REFRESH_TOKEN')] },
+      200,
+      'REFRESH_TOKEN_EXPIRED',
+    ],
+    ['UNAUTHENTICATED under HTTP 401', rejection('UNAUTHENTICATED'), 401, 'UNAUTHENTICATED'],
+    ['FORBIDDEN under HTTP 403', rejection('FORBIDDEN'), 403, 'FORBIDDEN'],
+    ['an error without a code under HTTP 401', { data: null, errors: [error('Not allowed')] }, 401, undefined],
+    ['an error without a code under HTTP 403', { data: null, errors: [error('Not allowed')] }, 403, undefined],
+    ['an empty JSON object under HTTP 401', {}, 401, undefined],
+  ])('throws AuthRejectedError for %s', async (_name, body, status, code) => {
+    const { value, error: thrown } = await refreshAnswered((call) => call.respond(body, status));
+    expect(value).toBeUndefined();
+    expect(AuthRejectedError.is(thrown)).toBe(true);
+    expect(AuthRequestError.is(thrown)).toBe(false);
+    expect(thrown).toMatchObject({ name: 'AuthRejectedError', operation: 'refreshToken', code });
+  });
+
+  it.each([
+    ['HTTP 401 with an empty body', '', 401],
+    ['HTTP 403 with an HTML body', '<h1>Forbidden</h1>', 403],
+  ])('throws AuthRejectedError for %s', async (_name, text, status) => {
+    const { error: thrown } = await refreshAnswered((call) => call.respondRaw(text, status));
+    expect(AuthRejectedError.is(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: `refreshToken was rejected: HTTP ${status}` });
+  });
+});
+
+describe('createGraphQLTransport: answers with data', () => {
+  it('returns the pair of an HTTP 200 answer that also carries a warning', async () => {
+    const pair = makePair('warned');
+    const { value, error: thrown } = await refreshAnswered((call) =>
+      call.respond({ data: { refreshToken: pair }, errors: [error('Field "refreshToken" is deprecated', 'DEPRECATED')] }, 200),
+    );
+    expect(thrown).toBeUndefined();
+    expect(value).toEqual(pair);
+  });
+
+  it('returns the scalar of a logout answered { data: { logout: true } }', async () => {
+    const stub = createFetchStub();
+    const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+    const pair = makePair('out');
+    const logout = transport.logout(pair, new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(0);
+    const call = stub.last('logout');
+    expect(call.variables).toEqual({ refreshToken: pair.refreshToken });
+    expect(call.headers.authorization).toBe(`Bearer ${pair.accessToken}`);
+    call.respond({ data: { logout: true } });
+    await expect(logout).resolves.toBe(true);
+  });
+});
+
+describe('a session on the default transport', () => {
+  it('keeps the session, schedules a retry and does not end it when a refresh answers GATEWAY_TIMEOUT after a code-less error', async () => {
+    const { session, stub, store, onSessionEnd, onError } = await loggedIn({ auto: false, retryDelay: 1_000 });
+    const before = await store.get();
+    const refresh = session.refresh().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('refreshToken').respond({ data: null, errors: [error('Resolver crashed'), error('Upstream timed out', 'GATEWAY_TIMEOUT')] });
+    const thrown = await refresh;
+    expect(AuthRequestError.is(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ operation: 'refreshToken', status: 200 });
+    const state = session.getState();
+    expect(state.status).toBe('authenticated');
+    expect(state.user?.id).toBe('u_1');
+    expect(state.retry).toEqual({ at: T0 + 1_000, error: thrown, attempt: 1 });
+    expect(await store.get()).toEqual(before);
+    expect(onSessionEnd).not.toHaveBeenCalled();
+    expect(onError).not.toHaveBeenCalled();
+    session.dispose();
+  });
+
+  it('ends the session as rejected when a refresh is answered HTTP 403 with no body', async () => {
+    const { session, stub, store, onSessionEnd } = await loggedIn({ auto: false });
+    const refresh = session.refresh().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('refreshToken').respondRaw('', 403);
+    const thrown = await refresh;
+    expect(thrown).toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
+    expect(AuthRejectedError.is((thrown as Error).cause)).toBe(true);
+    expect(session.getState()).toMatchObject({ status: 'unauthenticated', user: null });
+    expect(await store.get()).toBeNull();
+    expect(onSessionEnd).toHaveBeenCalledTimes(1);
+    expect(onSessionEnd.mock.calls[0]![0]).toMatchObject({ reason: 'rejected' });
+    session.dispose();
+  });
+
+  it('rotates to the pair of a refresh answered with data and a warning, and a scalar logout answer is no error', async () => {
+    const { session, stub, store, onSessionEnd, onError } = await loggedIn({ auto: false });
+    const refresh = session.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    const next = makePair('warned');
+    stub.last('refreshToken').respond({ data: { refreshToken: next }, errors: [error('Field "refreshToken" is deprecated', 'DEPRECATED')] });
+    await expect(refresh).resolves.toBeUndefined();
+    expect(await store.get()).toEqual({ ...next, receivedAt: T0 });
+    expect(await session.getAccessToken()).toBe(next.accessToken);
+    expect(session.getState().retry).toBeUndefined();
+
+    const logout = session.logout();
+    await vi.advanceTimersByTimeAsync(0);
+    const call = stub.last('logout');
+    expect(call.variables).toEqual({ refreshToken: next.refreshToken });
+    call.respond({ data: { logout: true } });
+    await expect(logout).resolves.toBeUndefined();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(onError).not.toHaveBeenCalled();
+    expect(onSessionEnd).toHaveBeenCalledTimes(1);
+    expect(onSessionEnd.mock.calls[0]![0]).toMatchObject({ reason: 'logout' });
+    expect(session.getState().status).toBe('unauthenticated');
+    session.dispose();
+  });
+});
