@@ -12,21 +12,35 @@ export interface TokenAuth {
    * the access token and replays a `TOKEN_EXPIRED` operation once after a refresh.
    */
   readonly link: ApolloLink;
-  /** {@inheritDoc TokenSession.login} */
+  /**
+   * Logs in and starts a new session, replacing any other (whose newest pair is revoked on the service).
+   * @throws `AuthRejectedError` for bad credentials; `AuthRequestError` when the service could not be reached or
+   * answered something malformed. Nothing is stored then, and the failure shows as `error` in the state.
+   */
   login(email: string, password: string): Promise<{ user: TokenUser }>;
-  /** {@inheritDoc TokenSession.logout} */
+  /**
+   * Ends the session at once on this client, then revokes its newest pair on the server. Resolves even when the
+   * server cannot be reached (that failure goes to `onError`). Concurrent calls send one request.
+   */
   logout(): Promise<void>;
-  /** {@inheritDoc TokenSession.refresh} */
+  /**
+   * Renews the pair now; concurrent callers, operations and the proactive timer share one request.
+   * @throws `SessionEndedError` when there is no session or the service refused the refresh token;
+   * `AuthRequestError` for a failure without a verdict (the session is kept and the refresh retried).
+   */
   refresh(): Promise<void>;
-  /** {@inheritDoc TokenSession.getState} */
+  /** The current state; the same object until the next change, as `useSyncExternalStore` needs. */
   getState(): TokenAuthState;
-  /** {@inheritDoc TokenSession.getInitialState} */
+  /** The state the session started in: the server snapshot for hydration. */
   getInitialState(): TokenAuthState;
-  /** {@inheritDoc TokenSession.subscribe} */
+  /** Calls `listener` after every state change; returns the function that stops it. */
   subscribe(listener: () => void): () => void;
-  /** {@inheritDoc TokenSession.getAccessToken} */
+  /**
+   * The access token to send now, for transports outside Apollo: waits while the stored pair loads, and renews a
+   * token already dead by the local clock. `null` when nobody is logged in.
+   */
   getAccessToken(): Promise<string | null>;
-  /** {@inheritDoc TokenSession.dispose} */
+  /** Stops the timer and every listener and aborts an auth call in flight, so a process exits at once. */
   dispose(): void;
 }
 

@@ -41,8 +41,8 @@ export type MaybePromise<T> = T | Promise<T>;
  */
 export interface TokenStore {
   /**
-   * Reads the stored pair, or `null` when there is none. Called when the session is created, under the lock
-   * before each refresh and each logout, and after the store signals a change.
+   * Reads the stored pair, or `null` when there is none. Called when the session is created; through
+   * `shareTokenStore`, also under the lock before each refresh and after the store signals a change.
    */
   get(): MaybePromise<TokenPair | null | undefined>;
   /** Replaces the stored pair. */
@@ -51,8 +51,9 @@ export interface TokenStore {
   clear(): MaybePromise<void>;
   /**
    * Calls `listener` when the stored pair may have changed, by this session or another one sharing the store
-   * (another instance, another tab); returns the function that stops it. Optional: sessions that share a store
-   * with it follow each other's logins, refreshes and logouts at once, instead of at their next refresh.
+   * (another instance, another tab); returns the function that stops it. Optional, and read only through
+   * `shareTokenStore`: sessions that share a store with it follow each other's logins, refreshes and logouts at
+   * once, instead of at their next refresh.
    */
   subscribe?(listener: () => void): () => void;
 }
