@@ -186,9 +186,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       }
       const replaced = live;
       switchTo(next);
-      // The session this login replaces is revoked: the live one, or the stored one a slow restore is reading.
-      if (replaced) void revokeNewest(replaced);
-      else void restoring?.then((pair) => pair && revoke(pair));
+      void revokeNewest(replaced);
       // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
       await seam.save(next.pair, () => live?.pair === next.pair);
       return { user: next.user };
@@ -229,17 +227,18 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     restoring = null;
     end('logout');
     // Claimed before anything is awaited, so that a refresh settling meanwhile leaves its pair to this logout.
-    const revoked = ending ? revokeNewest(ending) : reading?.then((pair) => pair && revoke(pair));
+    const revoked = revokeNewest(ending, reading);
     await seam.save(null);
     await revoked;
   }
 
-  // Revokes the newest pair of a session that was logged out or replaced, once its refresh in flight (if any)
-  // has settled: the pair that refresh brought, else the one it had. Nothing else revokes that epoch's pairs.
-  async function revokeNewest(ended: Live): Promise<void> {
+  // Revokes the newest pair of a session that was logged out or replaced: once its refresh in flight (if any)
+  // has settled, the pair that refresh brought, else the one it had; with no live session, the stored pair a
+  // restore is still reading. Nothing else revokes that epoch's pairs.
+  function revokeNewest(ended: Live | null, reading = restoring): Promise<unknown> | undefined {
+    if (!ended) return reading?.then((pair) => pair && revoke(pair));
     ended.epoch.revoking = true;
-    await ended.refreshing;
-    await revoke(ended.next ?? ended.pair);
+    return Promise.resolve(ended.refreshing).then(() => revoke(ended.next ?? ended.pair));
   }
 
   // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. While a retry

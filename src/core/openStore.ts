@@ -86,7 +86,7 @@ export function openStore(store: TokenStore, host: StoreHost): StoreSeam {
   const io = storeIO(store, host);
   return {
     load: io.read,
-    save: (pair, wanted) => io.queued(async () => void ((!wanted || wanted()) && (await io.put(pair)))),
+    save: io.write,
     async rotate(pair, renew, wanted) {
       let next: TokenPair;
       try {
@@ -137,6 +137,8 @@ export function storeIO(store: TokenStore, host: StoreHost) {
       return false;
     }
   };
-  const write = (pair: TokenPair | null): Promise<void> => queued(async () => void (await put(pair)));
+  /** Writes `pair` (or clears) when its turn comes, if `wanted()` still holds then. */
+  const write = (pair: TokenPair | null, wanted?: () => boolean): Promise<void> =>
+    queued(async () => void ((!wanted || wanted()) && (await put(pair))));
   return { read, write, queued, put };
 }
