@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { createServer } from 'vite';
+import { createServer, type Plugin } from 'vite';
+import { createTokenHandler, type TokenHandler, toNodeHandler } from '../src/server/index.ts';
 import { type AuthServer, createAuthServer } from './server/createAuthServer.ts';
 
 /** Where the demo runs, and how to stop it. */
@@ -9,20 +11,29 @@ export interface Demo {
   readonly url: string;
   /** The auth server behind the app's `/graphql` and `/control` proxy. */
   readonly server: AuthServer;
+  /** The token handler at `/auth`, on the app's origin: it keeps the refresh token in an `HttpOnly` cookie. */
+  readonly handler: TokenHandler;
   close(): Promise<void>;
 }
 
 /**
  * Starts the spec's server and the Vite dev server of the demo app, which proxies `/graphql` and `/control` to
- * it so the app and the API share one origin.
+ * it and serves the token handler at `/auth`, so the app, the handler and the API share one origin.
  */
 export async function startDemo(options: { port?: number; accessTokenTtl?: number } = {}): Promise<Demo> {
   const server = createAuthServer({ accessTokenTtl: options.accessTokenTtl });
-  const target = new URL(await server.listen(0, '127.0.0.1')).origin;
+  const upstream = await server.listen(0, '127.0.0.1');
+  const target = new URL(upstream).origin;
+  // A new secret per start: the cookies of an earlier run (whose server forgot its sessions) do not open.
+  const handler = createTokenHandler({ uri: upstream, secret: randomBytes(32), onError: (error) => console.warn(`[token handler] ${error.message}`) });
+  const tokenHandler: Plugin = {
+    name: 'token-handler',
+    configureServer: (dev) => void dev.middlewares.use(toNodeHandler(handler)),
+  };
   const vite = await createServer({
     configFile: false,
     root: fileURLToPath(new URL('./app/', import.meta.url)),
-    plugins: [react()],
+    plugins: [react(), tokenHandler],
     // The app imports the package by name, as a user would; here the name points at the sources.
     resolve: {
       alias: [
@@ -43,6 +54,7 @@ export async function startDemo(options: { port?: number; accessTokenTtl?: numbe
   return {
     url,
     server,
+    handler,
     async close() {
       await vite.close();
       await server.close();

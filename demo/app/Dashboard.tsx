@@ -91,6 +91,19 @@ export function Dashboard({ log }: { log: EventLog }) {
         </dl>
       </div>
 
+      <div className="card where" data-testid="token-locations">
+        <h3>Where the tokens live</h3>
+        <dl>
+          <dt>Access token</dt>
+          <dd data-testid="access-token-location">In this page's memory only: sent as <code>Authorization: Bearer …</code>, gone on reload.</dd>
+          <dt>Refresh token</dt>
+          <dd data-testid="refresh-token-location">
+            In an encrypted <code>HttpOnly</code> cookie that the token handler at <code>/auth</code> sets: this page cannot read it,
+            and it is sent only to this origin. A reload asks <code>/auth/refresh</code> for an access token.
+          </dd>
+        </dl>
+      </div>
+
       <div className="card actions">
         <h3>Stress the session</h3>
         <div className="row">

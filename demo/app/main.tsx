@@ -1,6 +1,6 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
-import { createBroadcastTokenStore, createTokenAuth } from 'apollo-link-token-pair';
+import { createTokenAuth } from 'apollo-link-token-pair';
 import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -10,13 +10,14 @@ import { createEventLog } from './eventLog';
 const uri = '/graphql';
 const log = createEventLog();
 
-// Memory shared between the open tabs (never localStorage, as the spec asks): a new tab joins the session,
-// and refreshes, logins and logouts reach every tab. Closing the last tab ends the session.
+// The token handler at /auth (same origin) keeps the refresh token in an encrypted HttpOnly cookie; this page
+// holds only the access token, in memory. A reload, or a new tab, restores the session with one call to it.
 const auth = createTokenAuth({
-  uri,
-  store: createBroadcastTokenStore({ name: 'apollo-link-token-pair-demo' }),
+  tokenHandler: '/auth',
   onRefresh({ trigger, outcome }) {
-    if (outcome === 'rotated' && trigger === 'proactive') log.add('proactive', 'Proactive refresh before expiry');
+    if (trigger === 'restore') {
+      if (outcome === 'rotated') log.add('refresh', 'Session restored from the cookie through /auth');
+    } else if (outcome === 'rotated' && trigger === 'proactive') log.add('proactive', 'Proactive refresh before expiry');
     else if (outcome === 'rotated' && trigger === 'token-expired') log.add('replay', 'TOKEN_EXPIRED: pair refreshed once, operations replayed');
     else if (outcome === 'rotated') log.add('refresh', `Refreshed (${trigger})`);
     else if (outcome === 'adopted') log.add('refresh', 'Another tab had refreshed already: its pair adopted, no request');

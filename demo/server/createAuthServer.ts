@@ -45,6 +45,8 @@ export interface AuthServerStats {
   authorizationHeaders: string[];
   /** Every token argument received by refreshToken, in order (the last 10 000). */
   refreshTokensSubmitted: string[];
+  /** Every refresh token issued (by login, refresh or `issueTokens`), in order (the last 10 000). */
+  refreshTokensIssued: string[];
 }
 
 /** Faults a test switches on by mutating `server.faults`. */

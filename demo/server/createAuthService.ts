@@ -60,6 +60,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       signer.signAccess({ ...access, ...user.permissions }, ttls.accessTokenTtl ?? options.accessTokenTtl),
       signer.signRefresh({ sub: user.id, sid, jti: refreshJti }, ttls.refreshTokenTtl ?? options.refreshTokenTtl),
     ]);
+    pushBounded(stats.refreshTokensIssued, refreshToken);
     return { accessToken, refreshToken };
   }
 

@@ -15,15 +15,15 @@ export function emptyStats(): AuthServerStats {
     requests: 0,
     authorizationHeaders: [],
     refreshTokensSubmitted: [],
+    refreshTokensIssued: [],
   };
 }
 
 /** Zeroes `stats` in place, so references held by tests stay live. */
 export function clearStats(stats: AuthServerStats): void {
-  const { authorizationHeaders, refreshTokensSubmitted } = stats;
-  authorizationHeaders.length = 0;
-  refreshTokensSubmitted.length = 0;
-  Object.assign(stats, emptyStats(), { authorizationHeaders, refreshTokensSubmitted });
+  const { authorizationHeaders, refreshTokensSubmitted, refreshTokensIssued } = stats;
+  for (const history of [authorizationHeaders, refreshTokensSubmitted, refreshTokensIssued]) history.length = 0;
+  Object.assign(stats, emptyStats(), { authorizationHeaders, refreshTokensSubmitted, refreshTokensIssued });
 }
 
 /** Appends `entry`, dropping the oldest entries beyond {@link STATS_HISTORY_LIMIT}. */
@@ -34,6 +34,6 @@ export function pushBounded(history: string[], entry: string): void {
 
 /** The stats as `GET /control/stats` reports them: counters only, plus the number of requests seen. */
 export function statsSummary(stats: AuthServerStats): Record<string, number> {
-  const { authorizationHeaders, refreshTokensSubmitted: _omitted, ...counters } = stats;
+  const { authorizationHeaders, refreshTokensSubmitted: _submitted, refreshTokensIssued: _issued, ...counters } = stats;
   return { ...counters, authorizationHeaders: authorizationHeaders.length };
 }

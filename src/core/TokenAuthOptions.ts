@@ -7,8 +7,19 @@ import type { TokenStore } from './TokenStore';
 
 /** Options of `createTokenAuth`. */
 export interface TokenAuthOptions {
-  /** The GraphQL endpoint that serves `loginWithEmailPassword`, `refreshToken` and `logout`. Needed unless `transport` is given. */
+  /**
+   * The GraphQL endpoint that serves `loginWithEmailPassword`, `refreshToken` and `logout`. Needed unless
+   * `tokenHandler` or `transport` is given.
+   */
   uri?: string;
+  /**
+   * The path (or URL) of a token handler (`createTokenHandler` of `apollo-link-token-pair/server`): login,
+   * refresh and logout go to it, and the refresh token lives in its `HttpOnly` cookie, never in the page. A
+   * page load restores the session with one refresh (`loading` until it knows), and the tabs of the origin
+   * follow each other's login and logout. `store` is not used then.
+   * @example `createTokenAuth({ tokenHandler: '/auth' })`
+   */
+  tokenHandler?: string;
   /**
    * How login, refresh and logout reach the service.
    * @defaultValue `createGraphQLTransport({ uri, fetch, headers })`: the spec's three mutations

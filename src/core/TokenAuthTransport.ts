@@ -6,6 +6,11 @@ export interface TransportAnswer {
   readonly refreshToken: unknown;
   /** What the login answer says of the user: `id`, `email`, `role`. */
   readonly user?: unknown;
+  /**
+   * How long ago the access token was issued, in ms, when it was not issued for this answer (a token handler
+   * answering with the token its cookie holds): the session times it from then.
+   */
+  readonly age?: unknown;
 }
 
 /**
@@ -37,6 +42,15 @@ export interface TokenAuthTransport {
   login(email: string, password: string, signal: AbortSignal): Promise<TransportAnswer>;
   /** Exchanges the single-use refresh token for a new pair. */
   refresh(refreshToken: string, signal: AbortSignal): Promise<TransportAnswer>;
-  /** Revokes the pair on the service. */
+  /**
+   * Revokes the pair on the service: after `logout()`, and for the newest pair of a session that a login
+   * replaced (unless `ownsSession`).
+   */
   logout(pair: TokenPair, signal: AbortSignal): Promise<unknown>;
+  /**
+   * `true` when the service keeps this client's session itself (a token handler's cookie): a login there ends
+   * the session it replaces, so `logout` is sent only by `logout()`. `refresh` may then throw a
+   * `SessionEndedError` of reason `no-session` when the service holds no session for this client.
+   */
+  readonly ownsSession?: boolean;
 }

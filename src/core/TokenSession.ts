@@ -4,6 +4,8 @@ import { bounded } from './bounded';
 import { systemClock } from './Clock';
 import { createGraphQLTransport } from './createGraphQLTransport';
 import { createMemoryTokenStore } from './createMemoryTokenStore';
+import { createTokenHandlerTransport } from './createTokenHandlerTransport';
+import { openTokenHandlerStore } from './openTokenHandlerStore';
 import { assertNotLocalStorage } from './assertNotLocalStorage';
 import { getRetryDelay } from './getRetryDelay';
 import { getTokenSchedule, type TokenSchedule } from './getTokenSchedule';
@@ -14,6 +16,7 @@ import { browserResume } from './ResumeSource';
 import { SessionEndedError, type SessionEndReason } from './SessionEndedError';
 import type { TokenAuthOptions, RefreshEvent, RefreshTrigger } from './TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
+import type { TransportAnswer } from './TokenAuthTransport';
 import type { TokenPair } from './TokenStore';
 
 /**
@@ -117,12 +120,17 @@ const BACKGROUND = /^(p|res)/;
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
   assertNotLocalStorage(options.store);
   const clock = options.clock ?? systemClock;
-  const transport = options.transport ?? createGraphQLTransport({ uri: options.uri!, fetch: options.fetch, headers: options.headers });
+  const { tokenHandler } = options;
+  const transport =
+    options.transport ??
+    (tokenHandler
+      ? createTokenHandlerTransport(tokenHandler, options.fetch)
+      : createGraphQLTransport({ uri: options.uri!, fetch: options.fetch, headers: options.headers }));
   const timer = createRefreshTimer(clock, () => background('proactive'));
   const listeners = new Set<() => void>();
   const abort = new AbortController();
   const { signal } = abort;
-  const seam = openStore(options.store ?? createMemoryTokenStore(), {
+  const seam = openStore(tokenHandler ? openTokenHandlerStore(`apollo-link-token-pair ${tokenHandler}`) : (options.store ?? createMemoryTokenStore()), {
     clock,
     timeout: options.storeTimeout ?? 10_000,
     report,
@@ -179,14 +187,15 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       try {
         const answer = await call('loginWithEmailPassword', (signal) => transport.login(email, password, signal));
         const pair = readTokenPair(answer, 'loginWithEmailPassword');
-        next = record({ ...pair, receivedAt: clock.now() }, {}, answer.user as Partial<TokenUser> | undefined);
+        next = record({ ...pair, receivedAt: receivedAt(answer) }, {}, answer.user as Partial<TokenUser> | undefined);
       } catch (error) {
         publish({ ...state, error: error as Error });
         throw error;
       }
       const replaced = live;
       switchTo(next);
-      void revokeNewest(replaced);
+      // A service that keeps the session (a token handler) ended the replaced one itself.
+      if (!transport.ownsSession) void revokeNewest(replaced);
       // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
       await seam.save(next.pair, () => live?.pair === next.pair);
       return { user: next.user };
@@ -273,13 +282,15 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         if (BACKGROUND.test(trigger)) report(error);
         return notify('failed', error);
       }
-      end('rejected', SessionEndedError.is(error) ? error.cause : error);
+      const ended = SessionEndedError.is(error);
+      // A token handler with no session for a page that was still finding out: signed out, nothing ended.
+      end(ended && error.reason === 'no-session' && !from.pair.accessToken ? 'no-session' : 'rejected', ended ? error.cause : error);
       return notify('rejected', error);
     }
     const { pair, orphan } = rotation;
     // An adopted pair is this session's newest too: a logout revokes it, not the spent one.
     if (rotation.adopted) from.next = pair!;
-    if (orphan && !from.epoch.revoking) revoke(orphan);
+    if (orphan && !from.epoch.revoking && !transport.ownsSession) revoke(orphan);
     // Followed already (the store told of the pair before this answer came), or not wanted any more.
     const applied = pair?.refreshToken === (live as Live | null)?.pair.refreshToken;
     if (wanted() && !pair) end(rotation.reason ?? 'logout');
@@ -292,7 +303,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   async function exchange(from: Live, pair: TokenPair): Promise<TokenPair> {
     const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal));
     try {
-      return (from.next = { ...readTokenPair(answer, 'refreshToken'), receivedAt: clock.now() });
+      return (from.next = { ...readTokenPair(answer, 'refreshToken'), receivedAt: receivedAt(answer) });
     } catch (error) {
       // The service spent the old token and sent nothing usable: a refresh token it carried is revoked.
       const { accessToken, refreshToken } = answer ?? {};
@@ -308,9 +319,14 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     try {
       return await bounded(clock, ms, () => new AuthRequestError(`${operation} got no answer within ${ms} ms.`, operation), run, signal);
     } catch (error) {
-      if (AuthRejectedError.is(error) || AuthRequestError.is(error)) throw error;
+      if (AuthRejectedError.is(error) || AuthRequestError.is(error) || SessionEndedError.is(error)) throw error;
       throw new AuthRequestError(`${operation} failed.`, operation, undefined, error);
     }
+  }
+
+  // When the answer's access token was issued: now, unless the answer says it is older.
+  function receivedAt(answer: TransportAnswer): number {
+    return clock.now() - Math.max(0, Number(answer.age) || 0);
   }
 
   function revoke(pair: TokenPair): Promise<void> {
@@ -374,7 +390,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   }
 
   // Ends the current epoch; `next` takes over at once when a login replaced it.
-  function end(reason: Exclude<SessionEndReason, 'no-session'>, cause?: unknown, next?: Live): void {
+  function end(reason: SessionEndReason, cause?: unknown, next?: Live): void {
     const ended = live;
     const error = new SessionEndedError(reason, cause);
     epoch.ended = error;
@@ -383,7 +399,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     timer.cancel();
     if (next) activate(next);
     else publish(reason === 'rejected' ? { ...SIGNED_OUT, error } : SIGNED_OUT);
-    if (ended) tell(options.onSessionEnd, { reason, error: cause });
+    if (ended && reason !== 'no-session') tell(options.onSessionEnd, { reason, error: cause });
   }
 
   // A record for `pair`: one received just now carries `receivedAt`; one from the store is timed by its `exp`,
@@ -450,7 +466,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 const tokenOf = (sent: Live | null) => sent?.pair.accessToken ?? null;
 const noSession = () => new SessionEndedError('no-session');
 
-function stateOf({ user, schedule, retry }: Live): TokenAuthState {
+function stateOf({ pair, user, schedule, retry }: Live): TokenAuthState {
+  // No access token yet (a split store's, a token handler's restore): whether there is a session is not known.
+  if (!pair.accessToken) return { ...LOADING, ...(retry && { retry }) };
   return {
     status: 'authenticated',
     user,

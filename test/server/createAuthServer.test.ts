@@ -577,6 +577,7 @@ describe('test controls', () => {
       requests: 0,
       authorizationHeaders: [],
       refreshTokensSubmitted: [],
+      refreshTokensIssued: [],
     });
   });
 });

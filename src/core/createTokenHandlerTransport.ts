@@ -1,0 +1,46 @@
+import { AuthRejectedError } from './AuthRejectedError';
+import { AuthRequestError } from './AuthRequestError';
+import { SessionEndedError } from './SessionEndedError';
+import type { TokenAuthTransport } from './TokenAuthTransport';
+
+/**
+ * The transport of `createTokenAuth({ tokenHandler })`: login, refresh and logout go to the token handler
+ * (`apollo-link-token-pair/server`), which keeps the refresh token in an `HttpOnly` cookie. The page holds the
+ * access token only; in the pair the session keeps, it stands in for the refresh token too.
+ *
+ * @remarks
+ * A 401 is a verdict ({@link AuthRejectedError}), except `NO_SESSION` (no cookie: nobody signed in), which is
+ * a {@link SessionEndedError} of reason `no-session`. Anything else without an access token (the network, 403,
+ * 5xx) is an {@link AuthRequestError}: the session, and the cookie, are kept.
+ */
+export function createTokenHandlerTransport(basePath: string, fetcher?: typeof fetch): TokenAuthTransport {
+  const post = async (route: string, body: object, signal: AbortSignal) => {
+    let response: Response;
+    try {
+      response = await (fetcher ?? fetch)(`${basePath}/${route}`, {
+        method: 'POST',
+        credentials: 'include',
+        // The header the handler requires: a page of another origin cannot send it without a CORS preflight.
+        headers: { 'content-type': 'application/json', 'x-token-handler': '1' },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (cause) {
+      throw new AuthRequestError(`${route} failed on the network.`, route, undefined, cause);
+    }
+    const { status } = response;
+    const answer = await response.json().catch(() => null);
+    const { code, message } = answer?.error ?? {};
+    if (response.ok) return { ...answer, refreshToken: answer?.accessToken };
+    if (code === 'NO_SESSION') throw new SessionEndedError('no-session');
+    if (status === 401) throw new AuthRejectedError(`${route} was refused: ${message}`, route, [{ message, extensions: { code } }]);
+    throw new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
+  };
+  return {
+    ownsSession: true,
+    login: (email, password, signal) => post('login', { email, password }, signal),
+    // The cookie carries the refresh token; the body tells the handler which access token this page holds.
+    refresh: (accessToken, signal) => post('refresh', { accessToken }, signal),
+    logout: (_pair, signal) => post('logout', {}, signal),
+  };
+}

@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Options of {@link toNodeHandler}. */
+export interface NodeHandlerOptions {
+  /**
+   * Take the scheme and host from `X-Forwarded-Proto` and `X-Forwarded-Host`: only behind a proxy that sets
+   * them, as the handler's own origin is the one pages may call from.
+   * @defaultValue `false`
+   */
+  trustProxy?: boolean;
+}
+
+/**
+ * Adapts a Fetch-API handler (such as `createTokenHandler`'s) to `node:http` and Express: requests under the
+ * handler's `basePath` are answered, the others passed to `next` (or answered 404 without one).
+ *
+ * @example
+ * ```ts
+ * app.use(toNodeHandler(createTokenHandler({ uri, secret })));           // Express
+ * createServer(toNodeHandler(handler)).listen(3000);                      // node:http
+ * ```
+ */
+export function toNodeHandler(
+  handler: ((request: Request) => Promise<Response>) & { readonly basePath?: string },
+  options: NodeHandlerOptions = {},
+): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
+  return async (req, res, next) => {
+    try {
+      const forwarded = (name: string) => (options.trustProxy ? String(req.headers[name] ?? '').split(',')[0]?.trim() : '');
+      const scheme = forwarded('x-forwarded-proto') || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+      const host = forwarded('x-forwarded-host') || req.headers.host || 'localhost';
+      // Express strips a mount path from `url`; `originalUrl` keeps it.
+      const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', `${scheme}://${host}`);
+      if (next && handler.basePath && !url.pathname.startsWith(`${handler.basePath}/`)) return next();
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
+      }
+      const chunks: Buffer[] = [];
+      if (req.method !== 'GET' && req.method !== 'HEAD') for await (const chunk of req) chunks.push(chunk as Buffer);
+      const response = await handler(
+        new Request(url, { method: req.method, headers, ...(chunks.length && { body: Buffer.concat(chunks) }) }),
+      );
+      const head: Record<string, string | string[]> = {};
+      response.headers.forEach((value, name) => {
+        if (name !== 'set-cookie') head[name] = value;
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) head['set-cookie'] = cookies;
+      res.writeHead(response.status, head).end(Buffer.from(await response.arrayBuffer()));
+    } catch (error) {
+      if (next) return next(error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal error');
+    }
+  };
+}

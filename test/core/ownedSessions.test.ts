@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthRequestError, SessionEndedError, type TokenAuthTransport, type TransportAnswer } from '../../src';
+import { createTokenSession } from '../../src/core/TokenSession';
+import { makePair } from '../helpers/jwt';
+import { TIME } from '../helpers/session';
+
+const { T0, MINUTE } = TIME;
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: T0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/**
+ * A transport that keeps the session itself, as a token handler does: each call answers with what the test
+ * queued, and every call is recorded.
+ */
+function ownedTransport() {
+  const calls: string[] = [];
+  const answers: Array<() => Promise<TransportAnswer>> = [];
+  const next = (name: string) => {
+    calls.push(name);
+    const answer = answers.shift();
+    if (!answer) throw new Error(`no answer queued for ${name}`);
+    return answer();
+  };
+  const transport: TokenAuthTransport = {
+    ownsSession: true,
+    login: () => next('login'),
+    refresh: () => next('refresh'),
+    logout: async () => void calls.push('logout'),
+  };
+  const pair = (name: string, age?: number) => {
+    const { accessToken } = makePair(name, { now: Date.now() - (age ?? 0) });
+    return async () => ({ accessToken, refreshToken: accessToken, ...(age !== undefined && { age }) });
+  };
+  return { transport, calls, answers, pair };
+}
+
+function start(owned: ReturnType<typeof ownedTransport>, options: Parameters<typeof createTokenSession>[0] = {}) {
+  const onSessionEnd = vi.fn();
+  const session = createTokenSession({ transport: owned.transport, refreshOnResume: false, retryDelay: 1000, onSessionEnd, ...options });
+  return { session, onSessionEnd };
+}
+
+describe('a transport that owns the session (a token handler)', () => {
+  it('times a pair by the age the answer gives, not from when it arrived', async () => {
+    const owned = ownedTransport();
+    owned.answers.push(owned.pair('p1', 10 * MINUTE));
+    const { session } = start(owned);
+    await session.login('a@b.test', 'pw');
+    // 15-minute token issued 10 minutes ago: it dies in 5 minutes, and is renewed 2.5 minutes before.
+    expect(session.getState()).toMatchObject({ expiresAt: T0 + 5 * MINUTE, refreshAt: T0 + 2.5 * MINUTE });
+  });
+
+  it('is not told to log out a session that a login replaced, nor a pair answered after the session ended', async () => {
+    const owned = ownedTransport();
+    owned.answers.push(owned.pair('p1'));
+    const { session, onSessionEnd } = start(owned);
+    await session.login('a@b.test', 'pw');
+    let answerRefresh!: () => void;
+    owned.answers.push(() => new Promise((resolve) => (answerRefresh = () => resolve(owned.pair('p2')()))));
+    const refresh = session.refresh().catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    owned.answers.push(owned.pair('q1'));
+    await session.login('other@b.test', 'pw');
+    answerRefresh();
+    expect(await refresh).toMatchObject({ name: 'SessionEndedError', reason: 'replaced' });
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    expect(owned.calls).toEqual(['login', 'refresh', 'login']);
+    expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'replaced' }));
+    // logout() itself is still sent.
+    await session.logout();
+    expect(owned.calls).toEqual(['login', 'refresh', 'login', 'logout']);
+  });
+
+  it('a refresh answered no-session while the session was still being found signs out quietly', async () => {
+    const owned = ownedTransport();
+    owned.answers.push(async () => Promise.reject(new SessionEndedError('no-session')));
+    const store = { get: () => ({ accessToken: '', refreshToken: 'cookie' }), set() {}, clear() {} };
+    const { session, onSessionEnd } = start(owned, { store });
+    expect(session.getState().status).toBe('loading');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getState()).toEqual({ status: 'unauthenticated', user: null });
+    expect(onSessionEnd).not.toHaveBeenCalled();
+  });
+
+  it('a refresh answered no-session in a live session ends it as rejected, and says so', async () => {
+    const owned = ownedTransport();
+    owned.answers.push(owned.pair('p1'), async () => Promise.reject(new SessionEndedError('no-session')));
+    const { session, onSessionEnd } = start(owned);
+    await session.login('a@b.test', 'pw');
+    await expect(session.refresh()).rejects.toMatchObject({ reason: 'rejected' });
+    expect(session.getState()).toMatchObject({ status: 'unauthenticated', error: { reason: 'rejected' } });
+    expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected' }));
+  });
+
+  it('while it is not known whether there is a session, a failing refresh shows loading with its retry, never a user without an id', async () => {
+    const owned = ownedTransport();
+    const down = async () => Promise.reject(new AuthRequestError('down', 'refresh', 503));
+    owned.answers.push(down, down, owned.pair('p1'));
+    const store = { get: () => ({ accessToken: '', refreshToken: 'cookie' }), set() {}, clear() {} };
+    const { session } = start(owned, { store });
+    const seen: unknown[] = [];
+    session.subscribe(() => seen.push(session.getState()));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getState()).toMatchObject({ status: 'loading', user: null, retry: { attempt: 1 } });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(session.getState()).toMatchObject({ status: 'loading', user: null, retry: { attempt: 2 } });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(session.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1' } });
+    expect(seen.filter((state) => (state as { status: string }).status === 'authenticated')).toHaveLength(1);
+    expect(owned.calls).toEqual(['refresh', 'refresh', 'refresh']);
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it, vi } from 'vitest';
+import { AuthRejectedError, createTokenAuth, SessionEndedError, type TokenAuth, type TokenAuthOptions } from '../../src';
+import { clientFor, ping, useCleanups } from '../helpers/overHttp';
+import { type CookieJar, createCookieJar, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
+
+const cleanups = useCleanups();
+
+/** A page's `fetch` of `origin`: it sends the jar's cookies and its `Origin`, and keeps what `Set-Cookie` sets. */
+function pageFetch(jar: CookieJar, origin: string): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('origin', origin);
+    const cookie = jar.header();
+    if (cookie) headers.set('cookie', cookie);
+    const response = await fetch(input, { ...init, headers });
+    jar.store(response.headers.getSetCookie());
+    return response;
+  };
+}
+
+/** A page load: a new session in token-handler mode, on the rig's cookies (one browser). */
+function openPage(rig: TokenHandlerRig, options: Partial<TokenAuthOptions> = {}, jar: CookieJar = rig.jar) {
+  const onSessionEnd = vi.fn();
+  const auth = createTokenAuth({
+    tokenHandler: `${rig.origin}/auth`,
+    fetch: pageFetch(jar, rig.origin),
+    refreshOnResume: false,
+    onSessionEnd,
+    ...options,
+  });
+  cleanups.push(() => auth.dispose());
+  return { auth, onSessionEnd, client: clientFor(auth.link, rig.upstream.url) };
+}
+
+const settled = (auth: TokenAuth) =>
+  vi.waitFor(() => expect(auth.getState().status).not.toBe('loading'), { timeout: 3000, interval: 5 });
+
+describe('createTokenAuth({ tokenHandler }) over HTTP, against the real handler and service', () => {
+  it('a reload restores the session with one call to the handler, and no upstream refresh while the token is fresh', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const first = openPage(rig);
+    await settled(first.auth);
+    expect(first.auth.getState().status).toBe('unauthenticated');
+    const { user } = await first.auth.login('admin@demo.test', 'admin-pass');
+    expect(user).toMatchObject({ id: 'u_admin', role: 'ADMIN' });
+    await ping(first.client, 1);
+    first.auth.dispose();
+
+    const reloaded = openPage(rig);
+    expect(reloaded.auth.getState().status).toBe('loading');
+    await settled(reloaded.auth);
+    expect(reloaded.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_admin', role: 'ADMIN', email: 'admin@demo.test' } });
+    await expect(ping(reloaded.client, 2)).resolves.toMatchObject({ data: { ping: expect.anything() } });
+    expect(rig.upstream.stats).toMatchObject({ loginCalls: 1, refreshCalls: 0 });
+    // The page never held the refresh token: the session's pair stands in the access token for it.
+    expect(rig.upstream.stats.refreshTokensIssued).toHaveLength(1);
+    expect(JSON.stringify(reloaded.auth.getState())).not.toContain(rig.upstream.stats.refreshTokensIssued[0]);
+  });
+
+  it('a page load with no cookie is signed out at once, with no error and no session-end event', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const { auth, onSessionEnd } = openPage(rig);
+    await settled(auth);
+    expect(auth.getState()).toEqual({ status: 'unauthenticated', user: null });
+    expect(onSessionEnd).not.toHaveBeenCalled();
+    await expect(auth.refresh()).rejects.toSatisfy((error) => SessionEndedError.is(error) && error.reason === 'no-session');
+  });
+
+  it('a reload whose cookie the service revoked ends as rejected, and the cookie is cleared', async () => {
+    const clock = { offset: 0 };
+    const rig = await startTokenHandler(cleanups, { handler: { now: () => Date.now() + clock.offset } });
+    await openPage(rig).auth.login('admin@demo.test', 'admin-pass');
+    rig.upstream.revokeAllSessions();
+    // 13 minutes on, the cookie's access token is too close to its end to hand out: the page load rotates.
+    clock.offset = 13 * 60_000;
+    const later = openPage(rig);
+    await settled(later.auth);
+    expect(later.auth.getState()).toMatchObject({ status: 'unauthenticated', error: { reason: 'rejected' } });
+    expect(later.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected' }));
+    expect(rig.jar.get()).toBeUndefined();
+  });
+
+  it('TOKEN_EXPIRED replays the operations once after one refresh through the handler, which rotates once upstream', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const page = openPage(rig);
+    await page.auth.login('admin@demo.test', 'admin-pass');
+    const cookie = rig.jar.get();
+    rig.upstream.expireAllAccessTokens();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, n) => ping(page.client, n)));
+    expect(results.every((result) => (result.data as { ping?: unknown } | undefined)?.ping !== undefined)).toBe(true);
+    expect(rig.upstream.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0, tokenExpired: 20 });
+    expect(rig.jar.get()).not.toBe(cookie);
+  });
+
+  it('two pages of one browser that hit TOKEN_EXPIRED together cause one upstream refresh, and end with the same token', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const a = openPage(rig);
+    await a.auth.login('admin@demo.test', 'admin-pass');
+    const b = openPage(rig);
+    await settled(b.auth);
+    rig.upstream.expireAllAccessTokens();
+    await Promise.all([...[1, 2, 3].map((n) => ping(a.client, n)), ...[4, 5, 6].map((n) => ping(b.client, n))]);
+    expect(rig.upstream.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
+    expect(await a.auth.getAccessToken()).toBe(await b.auth.getAccessToken());
+  });
+
+  it('pages follow each other: a login in one signs the other in, a logout in one signs the other out', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const a = openPage(rig);
+    const b = openPage(rig);
+    await Promise.all([settled(a.auth), settled(b.auth)]);
+    await a.auth.login('cashier@demo.test', 'cashier-pass');
+    await vi.waitFor(() => expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_cashier' } }));
+    await b.auth.logout();
+    await vi.waitFor(() => expect(a.auth.getState().status).toBe('unauthenticated'));
+    expect(a.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'logout' }));
+    expect(rig.upstream.stats.logoutCalls).toBe(1);
+    expect(rig.jar.get()).toBeUndefined();
+  });
+
+  it('a login as someone else replaces the session without logging the new one out', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const page = openPage(rig);
+    await page.auth.login('admin@demo.test', 'admin-pass');
+    await page.auth.login('cashier@demo.test', 'cashier-pass');
+    expect(page.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'replaced' }));
+    // The handler revoked the admin's session at the second login; the page sent no logout of its own.
+    await vi.waitFor(() => expect(rig.upstream.stats.logoutCalls).toBe(1));
+    const reloaded = openPage(rig);
+    await settled(reloaded.auth);
+    expect(reloaded.auth.getState().user?.id).toBe('u_cashier');
+    await expect(ping(reloaded.client, 1)).resolves.toBeDefined();
+  });
+
+  it('wrong credentials are an AuthRejectedError with the code, and nothing is stored', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const page = openPage(rig);
+    const failure = await page.auth.login('admin@demo.test', 'wrong').catch((error: unknown) => error);
+    expect(AuthRejectedError.is(failure) && failure.code).toBe('INVALID_CREDENTIALS');
+    expect(rig.jar.get()).toBeUndefined();
+  });
+
+  it('an unreachable service at page load keeps the page loading with a retry, then restores once it answers', async () => {
+    const clock = { offset: 0 };
+    const rig = await startTokenHandler(cleanups, { handler: { now: () => Date.now() + clock.offset } });
+    await openPage(rig).auth.login('admin@demo.test', 'admin-pass');
+    const cookie = rig.jar.get();
+    clock.offset = 13 * 60_000;
+    rig.upstream.faults.failNext.push(
+      { field: 'refreshToken', status: 503, body: 'down' },
+      { field: 'refreshToken', status: 503, body: 'down' },
+    );
+    const states: string[] = [];
+    const page = openPage(rig, { retryDelay: 20 });
+    page.auth.subscribe(() => states.push(`${page.auth.getState().status}${page.auth.getState().retry ? '+retry' : ''}`));
+    await vi.waitFor(() => expect(page.auth.getState().status).toBe('authenticated'), { timeout: 3000 });
+    // Whether there is a session was not known while the handler could not tell: never a user with no id.
+    expect(states, JSON.stringify(states)).toEqual(['loading+retry', 'loading+retry', 'authenticated']);
+    // The two 503s were answered in front of the service: one refresh ran there.
+    expect(rig.upstream.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
+    expect(rig.jar.get()).not.toBe(cookie);
+  });
+});
