@@ -7,11 +7,11 @@ const withoutCore = (config) => ({ ...config, external: [...(config.external ?? 
 module.exports = [
   {
     // Target 5.0 kB, not met. Issue 10's ceiling was 5.74 kB (5,720 B then); token-handler mode (issue 11), an
-    // option of createTokenAuth and so in every bundle of it, added 485 B: held at what it measures.
+    // option of createTokenAuth and so in every bundle of it, added 525 B: held at what it measures.
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '6.22 kB',
+    limit: '6.25 kB',
     gzip: true,
     ignore: peers,
   },
@@ -21,7 +21,7 @@ module.exports = [
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '7.8 kB',
+    limit: '7.84 kB',
     gzip: true,
     ignore: peers,
   },

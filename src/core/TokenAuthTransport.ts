@@ -50,7 +50,8 @@ export interface TokenAuthTransport {
   /**
    * `true` when the service keeps this client's session itself (a token handler's cookie): a login there ends
    * the session it replaces, so `logout` is sent only by `logout()`. `refresh` may then throw a
-   * `SessionEndedError` of reason `no-session` when the service holds no session for this client.
+   * `SessionEndedError`: reason `no-session` when the service holds no session for this client, `logout` when
+   * it was logged out.
    */
   readonly ownsSession?: boolean;
 }

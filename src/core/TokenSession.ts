@@ -283,8 +283,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         return notify('failed', error);
       }
       const ended = SessionEndedError.is(error);
-      // A token handler with no session for a page that was still finding out: signed out, nothing ended.
-      end(ended && error.reason === 'no-session' && !from.pair.accessToken ? 'no-session' : 'rejected', ended ? error.cause : error);
+      // A service that keeps the session may say it has none (quietly signed out, while the page was still
+      // finding out) or that it was logged out; any other refusal, or no session mid-way, is a rejection.
+      const reason = ended && (error.reason !== 'no-session' || !from.pair.accessToken) ? error.reason : 'rejected';
+      end(reason, ended ? error.cause : error);
       return notify('rejected', error);
     }
     const { pair, orphan } = rotation;

@@ -9,8 +9,8 @@ import type { TokenAuthTransport } from './TokenAuthTransport';
  * access token only; in the pair the session keeps, it stands in for the refresh token too.
  *
  * @remarks
- * A 401 is a verdict ({@link AuthRejectedError}), except `NO_SESSION` (no cookie: nobody signed in), which is
- * a {@link SessionEndedError} of reason `no-session`. Anything else without an access token (the network, 403,
+ * A 401 is a verdict ({@link AuthRejectedError}), except `NO_SESSION` (no cookie: nobody signed in) and
+ * `SESSION_ENDED` (logged out), which are a {@link SessionEndedError} of reason `no-session` and `logout`. Anything else without an access token (the network, 403,
  * 5xx) is an {@link AuthRequestError}: the session, and the cookie, are kept.
  */
 export function createTokenHandlerTransport(basePath: string, fetcher?: typeof fetch): TokenAuthTransport {
@@ -23,6 +23,8 @@ export function createTokenHandlerTransport(basePath: string, fetcher?: typeof f
         // The header the handler requires: a page of another origin cannot send it without a CORS preflight.
         headers: { 'content-type': 'application/json', 'x-token-handler': '1' },
         body: JSON.stringify(body),
+        // A logout's answer clears the cookie even when the page is closing.
+        keepalive: route === 'logout',
         signal,
       });
     } catch (cause) {
@@ -32,8 +34,10 @@ export function createTokenHandlerTransport(basePath: string, fetcher?: typeof f
     const answer = await response.json().catch(() => null);
     const { code, message } = answer?.error ?? {};
     if (response.ok) return { ...answer, refreshToken: answer?.accessToken };
-    if (code === 'NO_SESSION') throw new SessionEndedError('no-session');
-    if (status === 401) throw new AuthRejectedError(`${route} was refused: ${message}`, route, [{ message, extensions: { code } }]);
+    // No cookie: nobody signed in. A cookie of a session logged out (in a tab whose answer was lost): logged out.
+    const ended = ({ NO_SESSION: 'no-session', SESSION_ENDED: 'logout' } as const)[code as string];
+    if (ended) throw new SessionEndedError(ended);
+    if (status === 401) throw new AuthRejectedError(`${route} was rejected: ${message}`, route, [{ message, extensions: { code } }]);
     throw new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
   };
   return {

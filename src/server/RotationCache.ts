@@ -31,7 +31,8 @@ export interface RotationCache {
 export function createMemoryRotationCache(now: () => number = Date.now): RotationCache {
   const entries = new Map<string, { value: string; until: number }>();
   const read = (key: string) => {
-    // Entries are kept in the order they were written, and most share one ttl: the expired ones lead.
+    // Entries are kept in the order they were written, and most share one ttl: the expired ones mostly lead,
+    // and one that does not is dropped when its key is read.
     for (const [name, entry] of entries) {
       if (entry.until > now()) break;
       entries.delete(name);

@@ -203,18 +203,28 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     return session;
   }
 
-  // Whether the cookie's access token has enough life left to hand out: `minTokenLife`, or half its lifetime
-  // when that is shorter (a client renews short-lived tokens late in their life, not 3 minutes before). Timed
-  // from when this handler received it, so a skew between its clock and the upstream's does not count.
-  function fresh({ a, t }: CookieSession): boolean {
+  // How long the access token of `session` lives on, and its whole lifetime, in ms: timed from when this
+  // handler received it, so a skew between its clock and the upstream's does not count.
+  function lifeOf({ a, t }: CookieSession): { left: number; lifetime: number } {
     try {
       const { exp, iat } = jwtDecode<{ exp?: number; iat?: number }>(a);
       const lifetime = (exp! - (typeof iat === 'number' ? iat : t / 1000)) * 1000;
-      return t + lifetime - now() >= Math.min(minTokenLife, lifetime / 2);
+      return { left: t + lifetime - now(), lifetime };
     } catch {
-      return false;
+      return { left: 0, lifetime: 0 };
     }
   }
+
+  // Whether the cookie's access token may be handed out: `minTokenLife` left, or half its lifetime when that is
+  // shorter (a client renews short-lived tokens late in their life, not 3 minutes before).
+  function fresh(session: CookieSession): boolean {
+    const { left, lifetime } = lifeOf(session);
+    return left >= Math.min(minTokenLife, lifetime / 2);
+  }
+
+  // A refusal is kept for as long as the access token of the cookie it refuses could still be handed out: a
+  // logout whose answer never reached the browser (the tab closed) leaves that cookie in place.
+  const refusalTime = (session: CookieSession) => Math.max(graceTime, lifeOf(session).left);
 
   // The rotation of `session`, once per refresh token across requests and instances; an outcome kept from a
   // rotation that already ran is followed to the newest session it led to.
@@ -260,13 +270,13 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
     // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
     // make later requests wait for a rotation that is over.
-    if (await keep(key, outcome)) await cache.release(key).catch(report);
+    if (await keep(key, outcome, pair ? graceTime : refusalTime(session))) await cache.release(key).catch(report);
     return outcome;
   }
 
-  async function keep(key: string, outcome: Outcome): Promise<boolean> {
+  async function keep(key: string, outcome: Outcome, ttl: number): Promise<boolean> {
     try {
-      await cache.put(key, await outcomes.seal(outcome), graceTime);
+      await cache.put(key, await outcomes.seal(outcome), ttl);
       return true;
     } catch (error) {
       report(error);
@@ -326,7 +336,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     await running.get(key);
     const kept = await newest(key).catch(() => undefined);
     const last = kept && 'session' in kept ? kept.session : found;
-    await keep(await keyOf(last.r), refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.'));
+    await keep(await keyOf(last.r), refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.'), refusalTime(last));
     try {
       await upstream.logout({ accessToken: last.a, refreshToken: last.r }, signal());
       return true;

@@ -97,6 +97,16 @@ describe('a transport that owns the session (a token handler)', () => {
     expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected' }));
   });
 
+  it('a refresh answered "logged out" ends the session as a logout, without an error to show', async () => {
+    const owned = ownedTransport();
+    owned.answers.push(async () => Promise.reject(new SessionEndedError('logout')));
+    const store = { get: () => ({ accessToken: '', refreshToken: 'cookie' }), set() {}, clear() {} };
+    const { session, onSessionEnd } = start(owned, { store });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getState()).toEqual({ status: 'unauthenticated', user: null });
+    expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'logout' }));
+  });
+
   it('while it is not known whether there is a session, a failing refresh shows loading with its retry, never a user without an id', async () => {
     const owned = ownedTransport();
     const down = async () => Promise.reject(new AuthRequestError('down', 'refresh', 503));

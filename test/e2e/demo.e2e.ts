@@ -49,7 +49,9 @@ describe('the demo app in Chromium', () => {
     await page.locator('input[name=email]').fill('cashier@demo.test');
     await page.locator('input[name=password]').fill('wrong');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').getByText('rejected').waitFor();
+    // The service's own words: the prefix differs by transport ("loginWithEmailPassword was rejected: …" over
+    // GraphQL, "login was refused: …" through the token handler the demo uses now).
+    await page.getByRole('alert').getByText('Invalid email or password').waitFor();
 
     await page.getByTestId('account-Cashier').click();
     await page.getByRole('button', { name: 'Sign in' }).click();
