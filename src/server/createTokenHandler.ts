@@ -321,13 +321,18 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     return { outcome, renewed: 'session' in outcome && outcome.session.r !== found.r };
   }
 
-  async function answer(outcome: Outcome, renewed: boolean): Promise<Response> {
-    if (!('session' in outcome)) {
-      const cleared = outcome.status === 401 ? [clearCookie] : [];
-      return json(outcome.status, { error: outcome.error }, cleared);
-    }
-    const { a, u } = outcome.session;
-    return json(200, { accessToken: a, user: u ?? null, age: Math.max(0, now() - outcome.session.t) }, renewed ? [await setCookie(outcome.session)] : []);
+  // What a request whose cookie holds `found` gets: the outcome, with the cookie to send back (a renewed one,
+  // or one that clears a session refused for good). `/refresh` and server renders share it.
+  async function resolve(found: CookieSession | Outcome, presented?: unknown): Promise<{ outcome: Outcome; cookies: string[] }> {
+    const { outcome, renewed } = 'r' in found ? await current(found, presented) : { outcome: found, renewed: false };
+    if ('session' in outcome) return { outcome, cookies: renewed ? [await setCookie(outcome.session)] : [] };
+    return { outcome, cookies: outcome.status === 401 ? [clearCookie] : [] };
+  }
+
+  function answer({ outcome, cookies }: { outcome: Outcome; cookies: readonly string[] }): Response {
+    if (!('session' in outcome)) return json(outcome.status, { error: outcome.error }, cookies);
+    const { a, u, t } = outcome.session;
+    return json(200, { accessToken: a, user: u ?? null, age: Math.max(0, now() - t) }, cookies);
   }
 
   // Revokes the newest pair of `found` on the upstream, and makes late requests that present it learn so.
@@ -353,16 +358,16 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     }
     let session: CookieSession;
     try {
-      const answer = await upstream.login(email, password, signal());
-      const user = (answer as { user?: TokenHandlerUser }).user;
-      const pair = pairOf(answer);
-      if (!pair) return answerOutcome(unavailable(new Error('the login answer carried no pair')));
+      const reply = await upstream.login(email, password, signal());
+      const user = (reply as { user?: TokenHandlerUser }).user;
+      const pair = pairOf(reply);
+      if (!pair) return answer({ outcome: unavailable(new Error('the login answer carried no pair')), cookies: [] });
       session = { ...pair, ...(user && { u: { id: String(user.id), email: user.email, role: user.role } }), t: now(), e: now() + maxAge * 1000 };
     } catch (error) {
       if (AuthRejectedError.is(error)) {
         return json(401, { error: { code: error.code ?? 'INVALID_CREDENTIALS', message: error.errors[0]?.message ?? 'Wrong e-mail or password.' } });
       }
-      return answerOutcome(unavailable(error));
+      return answer({ outcome: unavailable(error), cookies: [] });
     }
     // The session this browser had is replaced: its refresh token would otherwise stay valid for 30 days.
     // Awaited, so that a refresh of it still in flight has answered (and set its cookie) before this one's.
@@ -374,9 +379,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   async function refresh(request: Request, body: Record<string, unknown>): Promise<Response> {
     const found = await readSession(request.headers);
     if (!found) return json(401, { error: { code: 'NO_SESSION', message: 'Nobody is signed in.' } });
-    if (!('r' in found)) return answerOutcome(found);
-    const { outcome, renewed } = await current(found, body.accessToken);
-    return answer(outcome, renewed);
+    return answer(await resolve(found, body.accessToken));
   }
 
   async function logout(request: Request): Promise<Response> {
@@ -387,8 +390,6 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     }
     return json(200, { ok: true }, [clearCookie]);
   }
-
-  const answerOutcome = (outcome: Outcome) => answer(outcome, false);
 
   // Origins that may call: the handler's own, and those allowed. A missing Origin is refused: browsers send it
   // with every POST, and only a forged request lacks it.
@@ -440,12 +441,9 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   async function getServerSession(request: { readonly headers: Headers }): Promise<ServerSession> {
     const found = await readSession(request.headers);
     if (!found) return { accessToken: null, user: null, setCookie: [] };
-    const { outcome, renewed } = 'r' in found ? await current(found) : { outcome: found, renewed: false };
-    if ('session' in outcome) {
-      const { a, u } = outcome.session;
-      return { accessToken: a, user: u ?? null, setCookie: renewed ? [await setCookie(outcome.session)] : [] };
-    }
-    return { accessToken: null, user: null, setCookie: outcome.status === 401 ? [clearCookie] : [], ...(outcome.status !== 401 && { error: outcome.error }) };
+    const { outcome, cookies } = await resolve(found);
+    if ('session' in outcome) return { accessToken: outcome.session.a, user: outcome.session.u ?? null, setCookie: cookies };
+    return { accessToken: null, user: null, setCookie: cookies, ...(outcome.status !== 401 && { error: outcome.error }) };
   }
 
   return Object.assign(handle, { basePath, getServerSession });
