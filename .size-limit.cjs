@@ -1,6 +1,6 @@
 // Size budgets (issue 10): minified and gzipped, peers external, jwt-decode (a dependency) counted.
 // `npm run bench` writes where the bytes go (bench/RESULTS.md, "Size of the core, by part").
-const peers = ['@apollo/client', 'graphql', 'rxjs', 'react', 'react-dom'];
+const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'react-dom'];
 // The entries beside the core import it from ./index.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js'] });
 
