@@ -25,4 +25,5 @@ module.exports = [
   },
   { name: './react, without the core', path: 'dist/react.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  { name: './ws, without the core', path: 'dist/ws.js', limit: '1.5 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
 ];

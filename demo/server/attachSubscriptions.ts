@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { GraphQLError } from 'graphql';
+import { execute, parse, subscribe, validate, type GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { authError } from './authError.ts';
@@ -9,16 +9,19 @@ import { STATS_HISTORY_LIMIT } from './stats.ts';
 import { tickEvery } from './tickEvery.ts';
 
 /** What the server does when a connection's access token expires: at its `exp`, or forced by `expireAllAccessTokens()`. */
-export type WsExpiry = 4401 | 4403 | 'TOKEN_EXPIRED';
+export type WsExpiry = 4401 | 4403 | 'TOKEN_EXPIRED' | 'keep';
 
 /** The graphql-ws endpoint's test controls and counters (`server.ws`). */
 export interface SubscriptionServer {
   /**
    * `4401` (default): close the socket with 4401 Unauthorized. `4403`: close it with 4403 Forbidden.
    * `'TOKEN_EXPIRED'`: keep the socket, end its running streams with a `TOKEN_EXPIRED` error, and answer new
-   * subscriptions on it with `TOKEN_EXPIRED`.
+   * subscriptions on it with `TOKEN_EXPIRED`. `'keep'`: keep the socket and its streams; only new subscriptions
+   * on it are answered `TOKEN_EXPIRED` (a server that checks the token per subscription).
    */
   onExpiry: WsExpiry;
+  /** When set, every connection is closed with this code at `connection_init`, whatever it carries. */
+  refuse?: number;
   /** The `connection_init` payload of every connection, in order; `undefined` when it had none (the last 10 000). */
   readonly connectionParams: Array<Record<string, unknown> | undefined>;
   /** Ticker events sent. */
@@ -77,6 +80,12 @@ export function attachSubscriptions(server: Server, options: SubscriptionServerO
   const endpoint = useServer<Record<string, unknown> | undefined, { socket: WebSocket }>(
     {
       schema,
+      // graphql-ws's own import of graphql may load another copy (CJS next to ESM, as under vitest), which
+      // refuses this schema: it executes with the copy the schema was built with.
+      parse,
+      validate,
+      execute,
+      subscribe,
       roots: { subscription: { ticker } },
       context: (ctx) => connections.get(ctx.extra.socket) ?? anonymous(ctx.extra.socket),
       async onConnect(ctx) {
@@ -84,6 +93,10 @@ export function attachSubscriptions(server: Server, options: SubscriptionServerO
         const params = ctx.connectionParams;
         connectionParams.push(params);
         if (connectionParams.length > STATS_HISTORY_LIMIT) connectionParams.shift();
+        if (controls.refuse) {
+          socket.close(controls.refuse, 'Refused by the test');
+          return false;
+        }
         const authorization = params?.['authorization'];
         if (authorization === undefined) return true;
         try {
@@ -124,13 +137,14 @@ export function attachSubscriptions(server: Server, options: SubscriptionServerO
     revokeAll: () => connections.forEach(({ socket }) => socket.close(4403, 'Session revoked')),
     close() {
       for (const socket of wss.clients) socket.terminate();
-      return (closed ??= endpoint.dispose());
+      return (closed ??= Promise.resolve(endpoint.dispose()));
     },
   };
 
   function expire(connection: Connection): void {
     clearTimeout(connection.timer);
     const { onExpiry } = controls;
+    if (onExpiry === 'keep') return;
     if (onExpiry === 'TOKEN_EXPIRED') connection.expired.abort(authError('TOKEN_EXPIRED', 'Access token expired'));
     else connection.socket.close(onExpiry, 'Access token expired');
   }
