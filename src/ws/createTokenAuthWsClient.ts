@@ -163,7 +163,10 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       });
       leave = () => {
         left = true;
-        dispose();
+        // Not at once: a `complete` for this id may be on its way in the same read (it follows a result with
+        // TOKEN_EXPIRED), and graphql-ws counts a release twice when its own comes after ours, dropping the
+        // socket from under the other subscriptions.
+        queueMicrotask(dispose);
       };
     };
 
