@@ -7,7 +7,8 @@ const cleanups = useCleanups();
 
 describe("createTokenAuthWsClient: the server's auth signals mean refresh, reconnect, resubscribe", () => {
   it.each([4401, 4403] as const)('the token expires early and the server closes with %i: one refresh, the stream resumes', async (code) => {
-    const { server, auth, client } = await startOverWs(cleanups);
+    // graphql-ws's own retries on (without their wait): none of them may reconnect with the refused token.
+    const { server, auth, client } = await startOverWs(cleanups, { ws: { retryAttempts: 5, retryWait: async () => {} } });
     await auth.login('admin@demo.test', 'admin-pass');
     const old = await auth.getAccessToken();
     const ticker = record(client);
@@ -98,8 +99,28 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
     expect(ticker.errors).toEqual([]);
   });
 
-  it('resumes again after a later refusal: one refresh per refused token', async () => {
-    const { server, auth, client } = await startOverWs(cleanups);
+  it('a refusal of a token the session renewed already: no second refresh, only a new connection', async () => {
+    const { server, auth, client } = await startOverWs(cleanups, { ws: { restartOnRefresh: false } });
+    await auth.login('admin@demo.test', 'admin-pass');
+    const old = await auth.getAccessToken();
+    const running = record(client);
+    await running.more(2);
+
+    // HTTP meets the expiry first and renews the pair; the socket keeps the old token (restartOnRefresh: false).
+    server.ws.onExpiry = 'keep';
+    server.expireAllAccessTokens();
+    await ping(clientFor(auth.link, server.url), 1);
+    expect(server.stats.refreshCalls).toBe(1);
+    const late = record(client);
+    await late.more(2);
+
+    expect(server.stats.refreshCalls).toBe(1);
+    expect(server.ws.connectionParams.map(bearerOf)).toEqual([old, await auth.getAccessToken()]);
+    expect([...running.errors, ...late.errors]).toEqual([]);
+  });
+
+  it('resumes again after a later refusal: one refresh per refused token, the count of attempts reset by events', async () => {
+    const { server, auth, client } = await startOverWs(cleanups, { ws: { authRetryAttempts: 2 } });
     await auth.login('admin@demo.test', 'admin-pass');
     const ticker = record(client);
     await ticker.more(2);
