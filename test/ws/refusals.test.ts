@@ -94,7 +94,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
     await vi.waitFor(() => expect(server.ws.connectionParams).toHaveLength(2));
     await ticker.more(3);
 
-    expect(results.map(({ data }) => data?.ping)).toEqual([1, 2, 3]);
+    expect(results.map(({ data }) => (data as { ping?: number } | undefined)?.ping)).toEqual([1, 2, 3]);
     expect(server.stats.refreshCalls).toBe(1);
     expect(ticker.errors).toEqual([]);
   });
