@@ -5,7 +5,7 @@ import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { withSubscriptions } from './createWsLink';
+import { withSubscriptions } from './withSubscriptions';
 import { createEventLog } from './eventLog';
 
 const uri = '/graphql';

@@ -104,15 +104,11 @@ describe('createTokenAuthWsClient: the connection carries the session', () => {
   it('an HTTP query next to a live socket behaves as before', async () => {
     const { ApolloClient, ApolloLink, HttpLink, InMemoryCache, gql } = await import('@apollo/client');
     const { GraphQLWsLink } = await import('@apollo/client/link/subscriptions');
-    const { getMainDefinition } = await import('@apollo/client/utilities');
     const { server, auth, client } = await startOverWs(cleanups);
     await auth.login('admin@demo.test', 'admin-pass');
     const apollo = new ApolloClient({
       link: ApolloLink.split(
-        ({ query }) => {
-          const definition = getMainDefinition(query);
-          return definition.kind === 'OperationDefinition' && definition.operation === 'subscription';
-        },
+        ({ operationType }) => operationType === 'subscription',
         new GraphQLWsLink(client),
         ApolloLink.from([auth.link, new HttpLink({ uri: server.url })]),
       ),

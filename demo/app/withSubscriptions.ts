@@ -1,14 +1,8 @@
 import { ApolloLink } from '@apollo/client';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
-import { getMainDefinition } from '@apollo/client/utilities';
 import type { TokenAuth } from 'apollo-link-token-pair';
 import { createTokenAuthWsClient } from 'apollo-link-token-pair/ws';
 import type { EventLog } from './eventLog';
-
-const isSubscription: Parameters<typeof ApolloLink.split>[0] = ({ query }) => {
-  const definition = getMainDefinition(query);
-  return definition.kind === 'OperationDefinition' && definition.operation === 'subscription';
-};
 
 /**
  * The demo's terminating link: subscriptions over graphql-ws at the page's own `/graphql` (the dev server
@@ -21,5 +15,5 @@ export function withSubscriptions(auth: TokenAuth, http: ApolloLink, log: EventL
     url: url.href,
     on: { connected: (_socket, _payload, wasRetry) => wasRetry || log.add('refresh', 'Live socket authenticated') },
   });
-  return ApolloLink.split(isSubscription, new GraphQLWsLink(client), http);
+  return ApolloLink.split(({ operationType }) => operationType === 'subscription', new GraphQLWsLink(client), http);
 }
