@@ -241,6 +241,38 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
     expect(auth.refresh).not.toHaveBeenCalled();
   });
 
+  it('passes any other error through untouched, with no refresh', async () => {
+    const { auth, asTokenAuth } = fakeAuth();
+    const { sink } = start(asTokenAuth);
+    await vi.advanceTimersByTimeAsync(10);
+    const errors = [{ message: 'Cannot query field "nope"', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }];
+
+    latest().receive({ type: 'error', id: latest().subscribeIds[0], payload: errors });
+    await vi.advanceTimersByTimeAsync(10);
+
+    expect(sink.error).toHaveBeenCalledExactlyOnceWith(errors);
+    expect(auth.refresh).not.toHaveBeenCalled();
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('iterate() yields what arrives and returns when the server completes', async () => {
+    const { asTokenAuth } = fakeAuth();
+    const client = createTokenAuthWsClient(asTokenAuth, { url: 'ws://test/graphql', webSocketImpl: FakeSocket });
+    const seen: unknown[] = [];
+    const done = (async () => {
+      for await (const result of client.iterate({ query: 'subscription { ticker { n } }' })) seen.push(result.data);
+    })();
+    await vi.advanceTimersByTimeAsync(10);
+    const [id] = latest().subscribeIds;
+
+    latest().receive({ type: 'next', id, payload: { data: { n: 1 } } });
+    latest().receive({ type: 'next', id, payload: { data: { n: 2 } } });
+    latest().receive({ type: 'complete', id });
+    await done;
+
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
   it('dispose() stops following the session and completes what runs', async () => {
     const { auth, asTokenAuth } = fakeAuth();
     const { client, sink } = start(asTokenAuth);
