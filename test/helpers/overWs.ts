@@ -93,3 +93,16 @@ export const idle = (ms = 6 * TICK) => new Promise((resolve) => setTimeout(resol
 /** The token a `connection_init` payload carried, `undefined` for none. */
 export const bearerOf = (params: Record<string, unknown> | undefined) =>
   typeof params?.['authorization'] === 'string' ? params['authorization'].replace(/^Bearer /, '') : undefined;
+
+/** {@link startOverWs} logged in as the admin, with a ticker that has delivered `events` events already. */
+export async function tickingAsAdmin(
+  cleanups: Array<() => unknown>,
+  options: Parameters<typeof startOverWs>[1] = {},
+  events = 2,
+): Promise<Awaited<ReturnType<typeof startOverWs>> & { ticker: Recording }> {
+  const started = await startOverWs(cleanups, options);
+  await started.auth.login('admin@demo.test', 'admin-pass');
+  const ticker = record(started.client);
+  await ticker.more(events);
+  return { ...started, ticker };
+}

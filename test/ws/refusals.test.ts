@@ -1,18 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AuthRequestError } from '../../src/index';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
-import { bearerOf, record, startOverWs } from '../helpers/overWs';
+import { bearerOf, record, startOverWs, tickingAsAdmin } from '../helpers/overWs';
 
 const cleanups = useCleanups();
 
 describe("createTokenAuthWsClient: the server's auth signals mean refresh, reconnect, resubscribe", () => {
   it.each([4401, 4403] as const)('the token expires early and the server closes with %i: one refresh, the stream resumes', async (code) => {
     // graphql-ws's own retries on (without their wait): none of them may reconnect with the refused token.
-    const { server, auth, client } = await startOverWs(cleanups, { ws: { retryAttempts: 5, retryWait: async () => {} } });
-    await auth.login('admin@demo.test', 'admin-pass');
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { retryAttempts: 5, retryWait: async () => {} } }, 3);
     const old = await auth.getAccessToken();
-    const ticker = record(client);
-    await ticker.more(3);
 
     server.ws.onExpiry = code;
     server.expireAllAccessTokens();
@@ -26,10 +23,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('TOKEN_EXPIRED after events were delivered: one refresh, the stream resumes', async () => {
-    const { server, auth, client } = await startOverWs(cleanups);
-    await auth.login('admin@demo.test', 'admin-pass');
-    const ticker = record(client);
-    await ticker.more(3);
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
 
     server.ws.onExpiry = 'TOKEN_EXPIRED';
     server.expireAllAccessTokens();
@@ -48,10 +42,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('TOKEN_EXPIRED before the first event, while another subscription keeps the socket open: not replayed over that socket', async () => {
-    const { server, auth, client } = await startOverWs(cleanups);
-    await auth.login('admin@demo.test', 'admin-pass');
-    const running = record(client);
-    await running.more(3);
+    const { server, auth, client, ticker: running } = await tickingAsAdmin(cleanups, {}, 3);
 
     // The server checks the token per subscription only: the running stream carries on, a new one is refused.
     server.ws.onExpiry = 'keep';
@@ -83,10 +74,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('shares the refresh with HTTP operations that got TOKEN_EXPIRED at the same moment', async () => {
-    const { server, auth, client } = await startOverWs(cleanups);
-    await auth.login('admin@demo.test', 'admin-pass');
-    const ticker = record(client);
-    await ticker.more(2);
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups);
     const http = clientFor(auth.link, server.url);
 
     server.expireAllAccessTokens();
@@ -100,11 +88,8 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('a refusal of a token the session renewed already: no second refresh, only a new connection', async () => {
-    const { server, auth, client } = await startOverWs(cleanups, { ws: { restartOnRefresh: false } });
-    await auth.login('admin@demo.test', 'admin-pass');
+    const { server, auth, client, ticker: running } = await tickingAsAdmin(cleanups, { ws: { restartOnRefresh: false } });
     const old = await auth.getAccessToken();
-    const running = record(client);
-    await running.more(2);
 
     // HTTP meets the expiry first and renews the pair; the socket keeps the old token (restartOnRefresh: false).
     server.ws.onExpiry = 'keep';
@@ -120,10 +105,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('resumes again after a later refusal: one refresh per refused token, the count of attempts reset by events', async () => {
-    const { server, auth, client } = await startOverWs(cleanups, { ws: { authRetryAttempts: 2 } });
-    await auth.login('admin@demo.test', 'admin-pass');
-    const ticker = record(client);
-    await ticker.more(2);
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { authRetryAttempts: 2 } });
 
     for (const round of [1, 2, 3]) {
       server.ws.closeAll(round === 2 ? 4403 : 4401);
@@ -140,13 +122,10 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
 describe('createTokenAuthWsClient: no reconnect storm', () => {
   it('a refresh that keeps failing without a verdict: bounded attempts with backoff, no reconnection, then the error', async () => {
     const waits: number[] = [];
-    const { server, auth, client } = await startOverWs(cleanups, {
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {
       auth: { retryDelay: 60_000 },
       ws: { authRetryAttempts: 3, authRetryDelay: (attempt) => (waits.push(attempt), 10 * attempt) },
     });
-    await auth.login('admin@demo.test', 'admin-pass');
-    const ticker = record(client);
-    await ticker.more(2);
     for (let n = 0; n < 10; n++) server.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'unavailable' });
 
     server.ws.closeAll(4401);
@@ -162,10 +141,7 @@ describe('createTokenAuthWsClient: no reconnect storm', () => {
   });
 
   it('a server that refuses every connection: each attempt refreshes once and reconnects once, then the close reaches the app', async () => {
-    const { server, auth, client } = await startOverWs(cleanups, { ws: { authRetryAttempts: 4, authRetryDelay: 5 } });
-    await auth.login('admin@demo.test', 'admin-pass');
-    const ticker = record(client);
-    await ticker.more(2);
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { authRetryAttempts: 4, authRetryDelay: 5 } });
 
     server.ws.refuse = 4401;
     server.ws.closeAll(4401);

@@ -1,17 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { useCleanups } from '../helpers/overHttp';
-import { bearerOf, idle, record, startOverWs } from '../helpers/overWs';
+import { bearerOf, idle, record, startOverWs, tickingAsAdmin } from '../helpers/overWs';
 
 const cleanups = useCleanups();
 
 describe('createTokenAuthWsClient: subscriptions live through token rotation', () => {
   it('a proactive refresh re-authenticates the socket before the old token expires, with no error', async () => {
     // 2-second access tokens renewed 1.5 s before expiry: the proactive refresh runs half a second in.
-    const { server, auth, client } = await startOverWs(cleanups, { server: { accessTokenTtl: 2 }, auth: { refreshLeadTime: 1_500 } });
-    await auth.login('admin@demo.test', 'admin-pass');
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { server: { accessTokenTtl: 2 }, auth: { refreshLeadTime: 1_500 } });
     const old = await auth.getAccessToken();
-    const ticker = record(client);
-    await ticker.more(2);
 
     await vi.waitFor(() => expect(server.ws.connectionParams).toHaveLength(2), { timeout: 3_000 });
     const renewed = await auth.getAccessToken();
@@ -45,11 +42,8 @@ describe('createTokenAuthWsClient: subscriptions live through token rotation', (
   });
 
   it('restartOnRefresh: false keeps the socket as it is after a refresh', async () => {
-    const { server, auth, client } = await startOverWs(cleanups, { ws: { restartOnRefresh: false } });
-    await auth.login('admin@demo.test', 'admin-pass');
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { restartOnRefresh: false } });
     const old = await auth.getAccessToken();
-    const ticker = record(client);
-    await ticker.more(2);
 
     await auth.refresh();
     await ticker.more(3);

@@ -3,7 +3,7 @@ import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionEndedError } from '../../src/index';
 import { useCleanups } from '../helpers/overHttp';
-import { bearerOf, idle, record, startOverWs } from '../helpers/overWs';
+import { bearerOf, idle, record, startOverWs, tickingAsAdmin } from '../helpers/overWs';
 
 const cleanups = useCleanups();
 
@@ -11,10 +11,7 @@ const reasonOf = (error: unknown) => (SessionEndedError.is(error) ? error.reason
 
 describe("createTokenAuthWsClient: the previous user's stream ends at once", () => {
   it('logout: the subscription errors with SessionEndedError and no event arrives after logout() resolves', async () => {
-    const { server, auth, client } = await startOverWs(cleanups);
-    await auth.login('admin@demo.test', 'admin-pass');
-    const ticker = record(client);
-    await ticker.more(3);
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
 
     const loggingOut = auth.logout();
     // The state is published synchronously at the start of logout(): the stream ended there and then.
@@ -32,10 +29,7 @@ describe("createTokenAuthWsClient: the previous user's stream ends at once", () 
   });
 
   it('a login as someone else ends the first user\'s stream; a new subscription runs as the new user on a new connection', async () => {
-    const { server, auth, client } = await startOverWs(cleanups);
-    await auth.login('admin@demo.test', 'admin-pass');
-    const admin = record(client);
-    await admin.more(3);
+    const { server, auth, client, ticker: admin } = await tickingAsAdmin(cleanups, {}, 3);
 
     await auth.login('cashier@demo.test', 'cashier-pass');
     const atSwitch = admin.ticks.length;
@@ -53,10 +47,7 @@ describe("createTokenAuthWsClient: the previous user's stream ends at once", () 
   });
 
   it('a session the server revoked: one refused refresh ends the session and the stream, with zero events after', async () => {
-    const { server, auth, client } = await startOverWs(cleanups);
-    await auth.login('admin@demo.test', 'admin-pass');
-    const ticker = record(client);
-    await ticker.more(3);
+    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
 
     server.revokeAllSessions();
     await vi.waitFor(() => expect(ticker.errors).toHaveLength(1));
