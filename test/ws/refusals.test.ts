@@ -22,6 +22,20 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
     expect(ticker.failedResults).toEqual([]);
   });
 
+  it("the server closes with 4401 at the connection token's exp (no proactive refresh ran): one refresh, the stream resumes", async () => {
+    // 1-second access tokens, and a clock whose timers never fire: nothing renews the pair before it dies.
+    const clock = { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} };
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, { server: { accessTokenTtl: 1 }, auth: { clock } });
+    const old = await auth.getAccessToken();
+
+    await vi.waitFor(() => expect(server.ws.connectionParams).toHaveLength(2), { timeout: 3_000 });
+    await ticker.more(3);
+
+    expect(server.stats.refreshCalls).toBe(1);
+    expect(server.ws.connectionParams.map(bearerOf)).toEqual([old, await auth.getAccessToken()]);
+    expect(ticker.errors).toEqual([]);
+  });
+
   it('TOKEN_EXPIRED after events were delivered: one refresh, the stream resumes', async () => {
     const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
 
