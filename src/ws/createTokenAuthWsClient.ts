@@ -243,7 +243,12 @@ async function* iterate(
   let wake = noop;
   const dispose = subscribe(payload, {
     next: (result) => (results.push(result), wake()),
-    error: (error) => ((outcome = { error }), wake()),
+    error(error) {
+      // What the previous user's stream left unread is not for whoever reads on.
+      if (SessionEndedError.is(error)) results.length = 0;
+      outcome = { error };
+      wake();
+    },
     complete: () => ((outcome = undefined), wake()),
   });
   try {

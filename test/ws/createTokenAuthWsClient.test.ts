@@ -273,6 +273,22 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
     expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
+  it('iterate() drops what the previous user left unread when the session ends', async () => {
+    const { asTokenAuth, publish } = fakeAuth();
+    const client = createTokenAuthWsClient(asTokenAuth, { url: 'ws://test/graphql', webSocketImpl: FakeSocket });
+    const iterator = client.iterate({ query: 'subscription { ticker { n } }' });
+    const first = iterator.next();
+    await vi.advanceTimersByTimeAsync(10);
+    const [id] = latest().subscribeIds;
+    latest().receive({ type: 'next', id, payload: { data: { n: 1 } } });
+    latest().receive({ type: 'next', id, payload: { data: { n: 2 } } });
+    expect(await first).toEqual({ done: false, value: { data: { n: 1 } } });
+
+    publish({ status: 'unauthenticated', user: null });
+
+    await expect(iterator.next()).rejects.toSatisfy((error) => SessionEndedError.is(error) && error.reason === 'logout');
+  });
+
   it('dispose() stops following the session and completes what runs', async () => {
     const { auth, asTokenAuth } = fakeAuth();
     const { client, sink } = start(asTokenAuth);
