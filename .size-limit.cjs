@@ -1,6 +1,6 @@
 // Size budgets (issue 10): minified and gzipped, peers external, jwt-decode (a dependency) counted.
 // `npm run bench` writes where the bytes go (bench/RESULTS.md, "Size of the core, by part").
-const peers = ['@apollo/client', 'graphql', 'rxjs', 'react', 'react-dom'];
+const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'react-dom'];
 // The entries beside the core import it from ./index.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js'] });
 
@@ -28,4 +28,5 @@ module.exports = [
   { name: './react, without the core', path: 'dist/react.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '4.7 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  { name: './ws, without the core', path: 'dist/ws.js', limit: '1.5 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
 ];

@@ -4,7 +4,7 @@ import { dts } from 'rollup-plugin-dts';
 
 const src = fileURLToPath(new URL('./src/', import.meta.url));
 // Entries beside the core refer to it through `./index`, never through a copy of it.
-const SATELLITES = ['react', 'service', 'server'];
+const SATELLITES = ['react', 'service', 'server', 'ws'];
 const inSatellite = (id) => SATELLITES.some((name) => id.startsWith(`${src}${name}/`));
 
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.

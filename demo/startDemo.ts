@@ -38,6 +38,7 @@ export async function startDemo(options: { port?: number; accessTokenTtl?: numbe
     resolve: {
       alias: [
         { find: /^apollo-link-token-pair\/react$/, replacement: fileURLToPath(new URL('../src/react/index.ts', import.meta.url)) },
+        { find: /^apollo-link-token-pair\/ws$/, replacement: fileURLToPath(new URL('../src/ws/index.ts', import.meta.url)) },
         { find: /^apollo-link-token-pair$/, replacement: fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
       ],
     },
@@ -46,7 +47,8 @@ export async function startDemo(options: { port?: number; accessTokenTtl?: numbe
       host: '127.0.0.1',
       port: options.port ?? 5173,
       strictPort: options.port !== 0 && options.port !== undefined,
-      proxy: { '/graphql': target, '/control': target },
+      // `ws`: graphql-ws subscriptions upgrade at the same /graphql.
+      proxy: { '/graphql': { target, ws: true }, '/control': target },
     },
   });
   await vite.listen();

@@ -3,6 +3,7 @@ import { useApolloClient } from '@apollo/client/react';
 import { useAuth } from 'apollo-link-token-pair/react';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { EventLog } from './eventLog';
+import { Ticker } from './Ticker';
 
 const PING = gql`
   query Ping($n: Int) {
@@ -134,6 +135,8 @@ export function Dashboard({ log }: { log: EventLog }) {
           </p>
         )}
       </div>
+
+      <Ticker />
 
       <div className="card log">
         <h3>Event log</h3>

@@ -5,6 +5,7 @@ import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { withSubscriptions } from './withSubscriptions';
 import { createEventLog } from './eventLog';
 
 const uri = '/graphql';
@@ -29,7 +30,7 @@ const auth = createTokenAuth({
 });
 
 const client = new ApolloClient({
-  link: ApolloLink.from([auth.link, new HttpLink({ uri })]),
+  link: withSubscriptions(auth, ApolloLink.from([auth.link, new HttpLink({ uri })]), log),
   cache: new InMemoryCache(),
 });
 

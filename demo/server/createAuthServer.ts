@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { graphql } from 'graphql';
+import { attachSubscriptions, type SubscriptionServer } from './attachSubscriptions.ts';
 import { onlyAuthErrors } from './authError.ts';
 import { createAuthService, type RequestContext } from './createAuthService.ts';
 import { createTokenSigner } from './createTokenSigner.ts';
@@ -28,6 +29,8 @@ export interface AuthServerOptions {
    * @defaultValue 200, as GraphQL over HTTP with `application/json`
    */
   authErrorStatus?: number;
+  /** ms between two events of the `ticker` subscription (graphql-ws at the same `/graphql`). @defaultValue `500` */
+  tickerInterval?: number;
 }
 
 /** What a server has seen since it started or since `resetStats()`. */
@@ -72,10 +75,15 @@ export interface AuthServer {
   readonly stats: AuthServerStats;
   readonly faults: AuthServerFaults;
   resetStats(): void;
-  /** Every access token issued so far is answered with TOKEN_EXPIRED from now on; later ones are fine. */
+  /**
+   * Every access token issued so far is answered with TOKEN_EXPIRED from now on; later ones are fine. Sockets
+   * authenticated with one are treated as `ws.onExpiry` says.
+   */
   expireAllAccessTokens(): void;
-  /** Revokes every session: all its access and refresh tokens are refused. */
+  /** Revokes every session: all its access and refresh tokens are refused, and its sockets closed with 4403. */
   revokeAllSessions(): void;
+  /** The graphql-ws endpoint at the same `/graphql` (WebSocket upgrade): its controls and counters. */
+  readonly ws: SubscriptionServer;
   /** Opens a session for a seeded user as login would (without counting a login), to pre-fill a client's store. */
   issueTokens(
     email: string,
@@ -110,8 +118,9 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
   }
   const authErrorStatus = options.authErrorStatus ?? 200;
   const secret = options.secret === undefined ? randomBytes(32) : new TextEncoder().encode(options.secret);
+  const now = options.now ?? Date.now;
   const service = createAuthService({
-    signer: createTokenSigner(secret, options.now ?? Date.now),
+    signer: createTokenSigner(secret, now),
     accessTokenTtl: options.accessTokenTtl ?? (Number(process.env['ACCESS_TOKEN_TTL']) || 900),
     refreshTokenTtl: options.refreshTokenTtl ?? (Number(process.env['REFRESH_TOKEN_TTL']) || 2_592_000),
     stats,
@@ -165,8 +174,8 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
 
   const routes = new Map<string, Route>([
     ['/graphql', { method: 'POST', handle: handleGraphql }],
-    ['/control/expire-access-tokens', control(service.expireAllAccessTokens)],
-    ['/control/revoke-sessions', control(service.revokeAllSessions)],
+    ['/control/expire-access-tokens', control(expireAllAccessTokens)],
+    ['/control/revoke-sessions', control(revokeAllSessions)],
     ['/control/reset-stats', control(() => clearStats(stats))],
     ['/control/stats', { method: 'GET', handle: (_req, res) => sendJson(res, 200, statsSummary(stats)) }],
   ]);
@@ -188,6 +197,18 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
     });
   });
 
+  const ws = attachSubscriptions(server, { service, tickerInterval: options.tickerInterval ?? 500, now });
+
+  function expireAllAccessTokens(): void {
+    service.expireAllAccessTokens();
+    ws.expireAll();
+  }
+
+  function revokeAllSessions(): void {
+    service.revokeAllSessions();
+    ws.revokeAll();
+  }
+
   return {
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
@@ -205,6 +226,7 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
     },
     async close() {
       closing.abort();
+      await ws.close();
       if (!server.listening) return;
       const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       server.closeAllConnections();
@@ -213,8 +235,9 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
     stats,
     faults,
     resetStats: () => clearStats(stats),
-    expireAllAccessTokens: service.expireAllAccessTokens,
-    revokeAllSessions: service.revokeAllSessions,
+    expireAllAccessTokens,
+    revokeAllSessions,
+    ws,
     issueTokens: service.issueTokens,
     users: USERS,
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { authError } from './authError.ts';
 import type { AuthServerFaults, AuthServerStats } from './createAuthServer.ts';
-import type { Refusal, TokenSigner } from './createTokenSigner.ts';
+import type { AccessClaims, Refusal, TokenSigner } from './createTokenSigner.ts';
 import { delayField, hang, takeDrop } from './faults.ts';
 import { pushBounded } from './stats.ts';
 import { USERS, visibleClubs, type SeedUser } from './users.ts';
@@ -41,6 +41,11 @@ export interface AuthServiceOptions {
 export interface AuthService {
   /** The GraphQL root value: the resolvers of every Query and Mutation field. */
   rootValue: object;
+  /**
+   * Whose `Authorization` value this is, checked as every authenticated field checks it (expiry, the mark of
+   * `expireAllAccessTokens`, revocation). Throws the field's error: `UNAUTHENTICATED` or `TOKEN_EXPIRED`.
+   */
+  authenticate(authorization: string): Promise<{ user: SeedUser; claims: AccessClaims & { exp: number } }>;
   issueTokens(email: string, ttls?: TokenTtls): Promise<TokenPair>;
   expireAllAccessTokens(): void;
   revokeAllSessions(): void;
@@ -71,16 +76,18 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
     return issuePair(user, sid, refreshJti, ttls);
   }
 
-  async function authenticate(context: RequestContext): Promise<SeedUser> {
-    const token = /^Bearer\s+(\S+)$/i.exec(context.authorization)?.[1];
+  async function authenticate(authorization: string) {
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
     if (token === undefined) throw authError('UNAUTHENTICATED', 'Missing or malformed Authorization: Bearer header');
     const claims = await signer.verifyAccess(token);
     if (claims === 'invalid') throw authError('UNAUTHENTICATED', 'Invalid access token');
     if (claims === 'expired' || claims.n < expiredBelow) throw authError('TOKEN_EXPIRED', 'Access token expired');
     const session = sessions.get(claims.sid);
     if (session === undefined) throw authError('UNAUTHENTICATED', 'Session revoked');
-    return session.user;
+    return { user: session.user, claims: claims as AccessClaims & { exp: number } };
   }
+
+  const authenticatedUser = async (context: RequestContext) => (await authenticate(context.authorization)).user;
 
   function refused(refusal: Refusal) {
     return refusal === 'expired'
@@ -91,17 +98,17 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
   const rootValue = {
     async me(_args: unknown, context: RequestContext) {
       await delayField(faults, 'me', signal);
-      return authenticate(context);
+      return authenticatedUser(context);
     },
 
     async clubs(_args: unknown, context: RequestContext) {
       await delayField(faults, 'clubs', signal);
-      return visibleClubs(await authenticate(context));
+      return visibleClubs(await authenticatedUser(context));
     },
 
     async ping({ n }: { n?: number | null }, context: RequestContext) {
       await delayField(faults, 'ping', signal);
-      await authenticate(context);
+      await authenticatedUser(context);
       return n ?? 0;
     },
 
@@ -149,6 +156,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
 
   return {
     rootValue,
+    authenticate,
     async issueTokens(email, ttls) {
       const user = USERS.find((candidate) => candidate.email === email);
       if (user === undefined) throw new Error(`issueTokens: no seeded user with email ${email}`);

@@ -23,6 +23,11 @@ export const schema = buildSchema(/* GraphQL */ `
     id: ID!
     name: String!
   }
+  type Tick {
+    n: Int!
+    userId: ID!
+    email: String!
+  }
   type Query {
     me: User!
     clubs: [Club!]!
@@ -32,5 +37,9 @@ export const schema = buildSchema(/* GraphQL */ `
     loginWithEmailPassword(email: String!, password: String!): AuthPayload!
     refreshToken(token: String!): TokenPair!
     logout(refreshToken: String!): LogoutResult!
+  }
+  type Subscription {
+    "Ticks for the signed-in user, over graphql-ws; ends with TOKEN_EXPIRED when the connection's token expires."
+    ticker: Tick!
   }
 `);

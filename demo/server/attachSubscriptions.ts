@@ -1,0 +1,157 @@
+import type { Server } from 'node:http';
+import { execute, parse, subscribe, validate, type GraphQLError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { authError } from './authError.ts';
+import type { AuthService } from './createAuthService.ts';
+import { schema } from './schema.ts';
+import { STATS_HISTORY_LIMIT } from './stats.ts';
+import { tickEvery } from './tickEvery.ts';
+
+/** What the server does when a connection's access token expires: at its `exp`, or forced by `expireAllAccessTokens()`. */
+export type WsExpiry = 4401 | 4403 | 'TOKEN_EXPIRED' | 'keep';
+
+/** The graphql-ws endpoint's test controls and counters (`server.ws`). */
+export interface SubscriptionServer {
+  /**
+   * `4401` (default): close the socket with 4401 Unauthorized. `4403`: close it with 4403 Forbidden.
+   * `'TOKEN_EXPIRED'`: keep the socket, end its running streams with a `TOKEN_EXPIRED` error, and answer new
+   * subscriptions on it with `TOKEN_EXPIRED`. `'keep'`: keep the socket and its streams; only new subscriptions
+   * on it are answered `TOKEN_EXPIRED` (a server that checks the token per subscription).
+   */
+  onExpiry: WsExpiry;
+  /** When set, every connection is closed with this code at `connection_init`, whatever it carries. */
+  refuse?: number;
+  /** The `connection_init` payload of every connection, in order; `undefined` when it had none (the last 10 000). */
+  readonly connectionParams: Array<Record<string, unknown> | undefined>;
+  /** Ticker events sent. */
+  readonly events: number;
+  /** Sockets open now. */
+  readonly open: number;
+  /** Closes every open socket with `code`. */
+  closeAll(code: number, reason?: string): void;
+  /** Every access token issued so far has expired: each authenticated connection is treated as `onExpiry` says. */
+  expireAll(): void;
+  /** Every session is revoked: each authenticated connection is closed with 4403. */
+  revokeAll(): void;
+  /** Closes every socket and the endpoint; a second call joins the first. */
+  close(): Promise<void>;
+}
+
+/** The endpoint's options. */
+export interface SubscriptionServerOptions {
+  service: AuthService;
+  /** ms between two ticker events. */
+  tickerInterval: number;
+  /** The server clock (ms), the one tokens are signed with. */
+  now: () => number;
+}
+
+interface Connection {
+  readonly socket: WebSocket;
+  readonly authorization: string;
+  /** Aborted with a `TOKEN_EXPIRED` error when the token expires and `onExpiry` keeps the socket open. */
+  readonly expired: AbortController;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Serves graphql-ws at `/graphql` on `server`, authenticated at `connection_init`:
+ * - no `authorization` in the payload: accepted signed out (the ticker answers `UNAUTHENTICATED`);
+ * - an expired token: closed with 4401 Unauthorized, which the client may cure by a refresh;
+ * - an invalid token or a revoked session: closed with 4403 Forbidden;
+ * - a valid one: accepted; at the token's `exp` the connection is treated as `onExpiry` says, and a revoked
+ *   session's sockets are closed with 4403.
+ */
+export function attachSubscriptions(server: Server, options: SubscriptionServerOptions): SubscriptionServer {
+  const { service, tickerInterval, now } = options;
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const connections = new Map<WebSocket, Connection>();
+  const connectionParams: SubscriptionServer['connectionParams'] = [];
+  let events = 0;
+  let closed: Promise<void> | undefined;
+
+  const ticker = async (_args: unknown, { authorization, expired }: Connection) => {
+    const { user } = await service.authenticate(authorization);
+    const event = (n: number) => ({ ticker: { n, userId: user.id, email: user.email } });
+    return tickEvery(tickerInterval, expired.signal, event);
+  };
+
+  const endpoint = useServer<Record<string, unknown> | undefined, { socket: WebSocket }>(
+    {
+      schema,
+      // graphql-ws's own import of graphql may load another copy (CJS next to ESM, as under vitest), which
+      // refuses this schema: it executes with the copy the schema was built with.
+      parse,
+      validate,
+      execute,
+      subscribe,
+      roots: { subscription: { ticker } },
+      context: (ctx) => connections.get(ctx.extra.socket) ?? anonymous(ctx.extra.socket),
+      async onConnect(ctx) {
+        const { socket } = ctx.extra;
+        const params = ctx.connectionParams;
+        connectionParams.push(params);
+        if (connectionParams.length > STATS_HISTORY_LIMIT) connectionParams.shift();
+        if (controls.refuse) {
+          socket.close(controls.refuse, 'Refused by the test');
+          return false;
+        }
+        const authorization = params?.['authorization'];
+        if (authorization === undefined) return true;
+        try {
+          const { claims } = await service.authenticate(String(authorization));
+          const connection: Connection = { socket, authorization: String(authorization), expired: new AbortController() };
+          connection.timer = setTimeout(() => expire(connection), claims.exp * 1000 - now());
+          connections.set(socket, connection);
+          return true;
+        } catch (error) {
+          const { extensions, message } = error as GraphQLError;
+          socket.close(extensions?.['code'] === 'TOKEN_EXPIRED' ? 4401 : 4403, message);
+          return false;
+        }
+      },
+      onNext: () => void (events += 1),
+      onClose(ctx) {
+        const connection = connections.get(ctx.extra.socket);
+        clearTimeout(connection?.timer);
+        connections.delete(ctx.extra.socket);
+      },
+    },
+    wss,
+  );
+
+  const controls: SubscriptionServer = {
+    onExpiry: 4401,
+    connectionParams,
+    get events() {
+      return events;
+    },
+    get open() {
+      return wss.clients.size;
+    },
+    closeAll(code, reason = 'Closed by the test') {
+      for (const socket of wss.clients) socket.close(code, reason);
+    },
+    expireAll: () => connections.forEach(expire),
+    revokeAll: () => connections.forEach(({ socket }) => socket.close(4403, 'Session revoked')),
+    close() {
+      for (const socket of wss.clients) socket.terminate();
+      return (closed ??= Promise.resolve(endpoint.dispose()));
+    },
+  };
+
+  function expire(connection: Connection): void {
+    clearTimeout(connection.timer);
+    const { onExpiry } = controls;
+    if (onExpiry === 'keep') return;
+    if (onExpiry === 'TOKEN_EXPIRED') connection.expired.abort(authError('TOKEN_EXPIRED', 'Access token expired'));
+    else connection.socket.close(onExpiry, 'Access token expired');
+  }
+
+  return controls;
+}
+
+function anonymous(socket: WebSocket): Connection {
+  return { socket, authorization: '', expired: new AbortController() };
+}

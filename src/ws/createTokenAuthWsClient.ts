@@ -1,0 +1,266 @@
+import { createClient, type Client, type ClientOptions, type FormattedExecutionResult, type Sink, type SubscribePayload } from 'graphql-ws';
+import { getRetryDelay, SessionEndedError, systemClock, type Clock, type TokenAuth } from '../index';
+
+/** Options of {@link createTokenAuthWsClient}: graphql-ws's own, and how the socket follows the session. */
+export interface TokenAuthWsClientOptions extends ClientOptions {
+  /**
+   * Re-authenticates the socket after every refresh, before the old token expires: it is closed normally (1000),
+   * on which graphql-ws reconnects at once with the new token and resubscribes, with no error for the app.
+   * `false` keeps the socket as it is, for servers that check the token only at connect and never close on expiry.
+   * @defaultValue `true`
+   */
+  restartOnRefresh?: boolean;
+  /**
+   * How many times in a row a subscription is resumed after the server refused its token (close 4401 or 4403,
+   * `TOKEN_EXPIRED`) with no event in between; then it errors with the last failure.
+   * @defaultValue `5`
+   */
+  authRetryAttempts?: number;
+  /**
+   * The wait before resume number `attempt` (from 2: the first runs at once, right after the refresh).
+   * @defaultValue full jitter: a random time up to 1 s, 2 s, 4 s … capped at 30 s
+   */
+  authRetryDelay?: number | ((attempt: number) => number);
+  /**
+   * The timers of that wait.
+   * @defaultValue the global timers, read at call time
+   */
+  clock?: Clock;
+}
+
+/** The latest connection: the token its `connection_init` carried, and its socket once acknowledged. */
+interface Connection {
+  /** `null` signed out; `undefined` when no token could be had. */
+  readonly token: string | null | undefined;
+  socket?: Socket;
+}
+
+interface Socket {
+  readonly readyState: number;
+  close(code: number, reason: string): void;
+}
+
+type Result = FormattedExecutionResult<Record<string, unknown>, unknown>;
+type Outcome = { error: unknown } | undefined;
+
+const OPEN = 1;
+const REFUSED = [4401, 4403];
+
+/**
+ * A graphql-ws client whose subscriptions follow the session: hand it to `new GraphQLWsLink(client)`.
+ *
+ * @remarks
+ * - Each connection carries `authorization: "Bearer <token>"` in its `connection_init` payload (merged into your
+ *   `connectionParams`), waiting for a refresh in flight; none at all when signed out.
+ * - `logout()`, a session the server ended and a login as someone else end every running subscription at once
+ *   with a `SessionEndedError` and close the socket: no event of the previous user reaches the app afterwards.
+ * - After a refresh the socket reconnects with the new token (see `restartOnRefresh`); subscriptions carry on.
+ * - A close with 4401 or 4403, or a subscription error with `TOKEN_EXPIRED` (before or after events), refreshes
+ *   the pair (the same single flight as your HTTP operations; none when the token was renewed already), then
+ *   resumes the subscription on a socket with the new token. A rejected refresh ends the session and the
+ *   subscriptions; a failed one is retried with backoff, `authRetryAttempts` times.
+ *
+ * @example
+ * ```ts
+ * import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
+ * import { createTokenAuthWsClient } from 'apollo-link-token-pair/ws';
+ *
+ * const wsLink = new GraphQLWsLink(createTokenAuthWsClient(auth, { url: 'wss://api.example.com/graphql' }));
+ * ```
+ */
+export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsClientOptions): Client {
+  const { restartOnRefresh = true, authRetryAttempts = 5, authRetryDelay = getRetryDelay, clock = systemClock, shouldRetry } = options;
+  const running = new Set<(outcome: Outcome) => void>();
+  // Whose subscriptions run: `null` signed out, `undefined` while the session loads. Those started signed out or
+  // loading carry on as the user who logs in or loads; a user's end with that user.
+  let userId: string | null | undefined;
+  let connection: Connection | undefined;
+  let opening: Socket | undefined;
+
+  const client = createClient({
+    ...options,
+    async connectionParams() {
+      const socket = opening;
+      const { connectionParams: own } = options;
+      const params = typeof own === 'function' ? await own() : own;
+      // Never throws: graphql-ws would close with 4005, which it does not retry.
+      const token = await auth.getAccessToken().catch((error: unknown) => (SessionEndedError.is(error) ? null : undefined));
+      connection = { token };
+      // No token to be had (a refresh that failed without a verdict): a refusal, resumed like the server's.
+      if (token === undefined) socket?.close(4401, 'No access token');
+      return token ? { ...params, authorization: `Bearer ${token}` } : params;
+    },
+    // A refused token is refreshed and the subscription resumed here, never retried as it was.
+    shouldRetry: (event) => !isRefusal(event) && (shouldRetry ?? isCloseEvent)(event),
+  });
+  client.on('opened', (socket) => (opening = socket as Socket));
+  client.on('connected', (socket) => {
+    if (connection) connection.socket = socket as Socket;
+    reauthenticate();
+  });
+  follow();
+  const stop = auth.subscribe(follow);
+
+  function follow(): void {
+    const { status, user, error } = auth.getState();
+    if (status === 'loading') return;
+    const next = user?.id ?? null;
+    if (userId && userId !== next) {
+      // Synchronous with the state change: `logout()` publishes it before it awaits anything.
+      const ended = SessionEndedError.is(error) ? error : new SessionEndedError(next ? 'replaced' : 'logout');
+      for (const end of running) end({ error: ended });
+      // The socket, acknowledged or not, carries the previous user's token: no subscription may use it.
+      connection = undefined;
+      if (opening) restart(opening);
+    }
+    userId = next;
+    reauthenticate();
+  }
+
+  // Reconnects a socket whose token is no longer the session's: renewed (unless the server checks only at
+  // connect), or one opened signed out or without a token, now that there is one.
+  function reauthenticate(): void {
+    const current = connection;
+    const socket = current?.socket;
+    if (!socket) return;
+    auth.getAccessToken().then((token) => {
+      if (connection === current && token !== current.token && (restartOnRefresh || !current.token)) restart(socket);
+    }, noop);
+  }
+
+  function subscribe(payload: SubscribePayload, sink: Sink<Result>): () => void {
+    let attempts = 0;
+    let leave = noop;
+    let timer: unknown;
+
+    const end = (outcome: Outcome) => {
+      if (!running.delete(end)) return;
+      clock.clearTimeout(timer);
+      leave();
+      if (outcome) sink.error(outcome.error);
+      else sink.complete();
+    };
+
+    const start = () => {
+      let left = false;
+      const dispose = client.subscribe(payload, {
+        next(result) {
+          if (left) return;
+          if (!hasExpiredToken(result.errors)) {
+            attempts = 0;
+            return sink.next(result);
+          }
+          void resume(result.errors);
+        },
+        error(error) {
+          if (left) return;
+          if (isRefusal(error) || hasExpiredToken(error)) void resume(error);
+          else end({ error });
+        },
+        complete() {
+          if (!left) end(undefined);
+        },
+      });
+      leave = () => {
+        left = true;
+        // Not at once: a `complete` for this id may be on its way in the same read (it follows a result with
+        // TOKEN_EXPIRED), and graphql-ws counts a release twice when its own comes after ours, dropping the
+        // socket from under the other subscriptions.
+        queueMicrotask(dispose);
+      };
+    };
+
+    async function resume(refusal: unknown): Promise<void> {
+      // Over, or about to be: a `complete` follows a result with TOKEN_EXPIRED.
+      leave();
+      const refused = connection?.token;
+      for (;;) {
+        if (++attempts > authRetryAttempts) return end({ error: refusal });
+        if (attempts > 1) {
+          const delay = typeof authRetryDelay === 'number' ? authRetryDelay : authRetryDelay(attempts - 1);
+          await new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, delay)));
+        }
+        if (!running.has(end)) return;
+        try {
+          // One refresh per refused token: none when the session renewed it already.
+          const token = await auth.getAccessToken().catch(() => refused);
+          if (token === refused) await auth.refresh();
+          break;
+        } catch (error) {
+          if (SessionEndedError.is(error)) return end({ error });
+          refusal = error;
+        }
+      }
+      if (!running.has(end)) return;
+      // The socket that refused the token would refuse the replay too (TOKEN_EXPIRED leaves it open).
+      const now = connection;
+      if (now?.socket && now.token === refused) restart(now.socket);
+      start();
+    }
+
+    running.add(end);
+    start();
+    return () => end(undefined);
+  }
+
+  return {
+    ...client,
+    subscribe: subscribe as Client['subscribe'],
+    iterate: (payload) => iterate(subscribe, payload) as never,
+    dispose() {
+      stop();
+      for (const end of running) end(undefined);
+      return client.dispose();
+    },
+  };
+}
+
+function noop(): void {}
+
+function restart(socket: Socket): void {
+  if (socket.readyState === OPEN) socket.close(1000, 'Reauthenticate');
+}
+
+function isCloseEvent(event: unknown): event is { code: number; reason: string } {
+  return typeof event === 'object' && event !== null && 'code' in event && 'reason' in event;
+}
+
+function isRefusal(event: unknown): boolean {
+  return isCloseEvent(event) && REFUSED.includes(event.code);
+}
+
+function hasExpiredToken(errors: unknown): boolean {
+  return Array.isArray(errors) && errors.some((error) => error?.extensions?.code === 'TOKEN_EXPIRED');
+}
+
+// graphql-ws's `iterate` would bypass the wrapped `subscribe`: the same, over it.
+async function* iterate(
+  subscribe: (payload: SubscribePayload, sink: Sink<Result>) => () => void,
+  payload: SubscribePayload,
+): AsyncGenerator<Result> {
+  const results: Result[] = [];
+  let outcome: Outcome | null = null;
+  let wake = noop;
+  const dispose = subscribe(payload, {
+    next: (result) => (results.push(result), wake()),
+    error(error) {
+      // What the previous user's stream left unread is not for whoever reads on.
+      if (SessionEndedError.is(error)) results.length = 0;
+      outcome = { error };
+      wake();
+    },
+    complete: () => ((outcome = undefined), wake()),
+  });
+  try {
+    for (;;) {
+      while (results.length) yield results.shift()!;
+      if (outcome !== null) {
+        if (outcome) throw (outcome as { error: unknown }).error;
+        return;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    dispose();
+  }
+}

@@ -1,0 +1,1 @@
+export { createTokenAuthWsClient, type TokenAuthWsClientOptions } from './createTokenAuthWsClient';
