@@ -8,18 +8,18 @@ module.exports = [
   {
     // Target 5.0 kB, not met. Issue 10's ceiling was 5.74 kB (5,720 B then); token-handler mode (issue 11), an
     // option of createTokenAuth and so in every bundle of it, added 525 B: held at what it measures. Issue 13
-    // added 308 B (6,245 → 6,553 B): state.ended (why a session ended: elsewhere, expired or revoked), error
+    // added 318 B (6,245 → 6,563 B): state.ended (why a session ended: elsewhere, expired or revoked), error
     // messages for people (the service's words, a localStorage store refused with advice that applies to `store`).
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '6.56 kB',
+    limit: '6.57 kB',
     gzip: true,
     ignore: peers,
   },
   {
     // Budget 6.5 kB, not met: held at what it measures until the budget is decided (see bench/RESULTS.md);
-    // 7.35 kB before token-handler mode; issue 13 added 299 B (7,831 → 8,130 B), as above.
+    // 7.35 kB before token-handler mode; issue 13 added 303 B (7,831 → 8,134 B), as above.
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',

@@ -40,8 +40,9 @@ export interface TokenAuthState {
   readonly retry?: { readonly at: number | undefined; readonly error: Error; readonly attempt: number };
   /**
    * How the last signed-in session ended, for the app to say why the user is signed out. Set whenever a session
-   * whose user was known ends, and kept until the next login (here, or in a session sharing the store that this
-   * one follows). A login here that replaces the session does not set it.
+   * whose user was known ends, or a stored session (a token handler's cookie) is refused at restore ("your
+   * session expired" after a month away), and kept until the next login (here, or in a session sharing the
+   * store that this one follows). A login here that replaces the session does not set it.
    */
   readonly ended?: SessionEnd;
 }

@@ -411,8 +411,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     timer.cancel();
     const told = was && reason !== 'no-session';
     const facts = { elsewhere, ...(was && reason === 'rejected' && { rejection: rejectionOf(was, cause) }) };
-    // Kept for a user the app knew (not a token handler's unread cookie); a login here starts afresh.
-    if (told && was.pair.accessToken) ended = next && !elsewhere ? undefined : { reason, ...facts, at: clock.now() };
+    // Kept for a user the app knew, or a stored session (a token handler's cookie) refused at restore: not for
+    // a cookie that turns out to be logged out. A login here starts afresh.
+    if (told && (was.pair.accessToken || reason === 'rejected')) ended = next && !elsewhere ? undefined : { reason, ...facts, at: clock.now() };
     if (next) activate(next);
     else publish(reason === 'rejected' ? { ...SIGNED_OUT, error } : SIGNED_OUT);
     if (told) tell(options.onSessionEnd, { reason, error: cause, ...facts });

@@ -75,9 +75,24 @@ describe('createTokenAuth({ tokenHandler }) over HTTP, against the real handler 
     clock.offset = 13 * 60_000;
     const later = openPage(rig);
     await settled(later.auth);
-    expect(later.auth.getState()).toMatchObject({ status: 'unauthenticated', error: { reason: 'rejected' } });
-    expect(later.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected' }));
+    expect(later.auth.getState()).toMatchObject({
+      status: 'unauthenticated',
+      error: { reason: 'rejected' },
+      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked' },
+    });
+    expect(later.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', rejection: 'revoked' }));
     expect(rig.jar.get()).toBeUndefined();
+  });
+
+  it('a reload a month later, whose cookie outlived its refresh token, ends as rejected and expired', async () => {
+    const clock = { offset: 0 };
+    const rig = await startTokenHandler(cleanups, { handler: { now: () => Date.now() + clock.offset } });
+    await openPage(rig).auth.login('admin@demo.test', 'admin-pass');
+    clock.offset = 31 * 24 * 60 * 60_000;
+    const later = openPage(rig);
+    await settled(later.auth);
+    expect(later.auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', rejection: 'expired' } });
+    expect(rig.upstream.stats.refreshCalls).toBe(0);
   });
 
   it('TOKEN_EXPIRED replays the operations once after one refresh through the handler, which rotates once upstream', async () => {
@@ -113,9 +128,29 @@ describe('createTokenAuth({ tokenHandler }) over HTTP, against the real handler 
     await vi.waitFor(() => expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_cashier' } }));
     await b.auth.logout();
     await vi.waitFor(() => expect(a.auth.getState().status).toBe('unauthenticated'));
-    expect(a.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'logout' }));
+    expect(a.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'logout', elsewhere: true }));
+    expect(a.auth.getState().ended).toMatchObject({ reason: 'logout', elsewhere: true });
+    expect(b.auth.getState().ended).toMatchObject({ reason: 'logout', elsewhere: false });
     expect(rig.upstream.stats.logoutCalls).toBe(1);
     expect(rig.jar.get()).toBeUndefined();
+  });
+
+  it('a page follows a login in another as the same user silently, and one as someone else as replaced elsewhere', async () => {
+    const rig = await startTokenHandler(cleanups);
+    const a = openPage(rig);
+    const b = openPage(rig);
+    await Promise.all([settled(a.auth), settled(b.auth)]);
+    await a.auth.login('admin@demo.test', 'admin-pass');
+    await vi.waitFor(() => expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_admin' } }));
+    const before = await b.auth.getAccessToken();
+    await a.auth.login('admin@demo.test', 'admin-pass');
+    await vi.waitFor(async () => expect(await b.auth.getAccessToken()).not.toBe(before));
+    expect(b.onSessionEnd).not.toHaveBeenCalled();
+    expect(b.auth.getState().ended).toBeUndefined();
+    await a.auth.login('cashier@demo.test', 'cashier-pass');
+    await vi.waitFor(() => expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_cashier' } }));
+    expect(b.auth.getState().ended).toMatchObject({ reason: 'replaced', elsewhere: true });
+    expect(b.onSessionEnd).toHaveBeenCalledExactlyOnceWith({ reason: 'replaced', elsewhere: true });
   });
 
   it('a login as someone else replaces the session without logging the new one out', async () => {
