@@ -78,7 +78,7 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
       },
     };
     return binding;
-  }, [auth, client]);
+  }, [auth]);
 
   // However the session ends (a logout here or elsewhere, a refusal, a login as someone else), the signed-in
   // user's data goes: the cache is reset, which tells mounted queries their data is gone, and active queries are
