@@ -1,6 +1,6 @@
 export { createTokenAuth, type TokenAuth } from './createTokenAuth';
 export type { TokenAuthOptions, SessionEndEvent, RefreshEvent, RefreshTrigger } from './core/TokenAuthOptions';
-export type { TokenAuthState, TokenUser } from './core/TokenAuthState';
+export type { TokenAuthState, TokenUser, SessionEnd } from './core/TokenAuthState';
 export type { TokenPair, TokenStore, MaybePromise } from './core/TokenStore';
 export { createMemoryTokenStore } from './core/createMemoryTokenStore';
 export { shareTokenStore, type SharedTokenStore, type ShareTokenStoreOptions } from './core/shareTokenStore';

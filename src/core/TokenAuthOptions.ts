@@ -2,6 +2,7 @@ import type { ApolloLink } from '@apollo/client';
 import type { Clock } from './Clock';
 import type { ResumeSource } from './ResumeSource';
 import type { SessionEndReason } from './SessionEndedError';
+import type { SessionEnd } from './TokenAuthState';
 import type { TokenAuthTransport } from './TokenAuthTransport';
 import type { TokenStore } from './TokenStore';
 
@@ -65,7 +66,10 @@ export interface TokenAuthOptions {
    * @defaultValue `'role'`
    */
   roleClaim?: string;
-  /** Called once whenever a session ends: `logout()`, a rejected refresh token, a login that replaced it. */
+  /**
+   * Called once whenever a session ends: `logout()` (here or elsewhere), a rejected refresh token, a login that
+   * replaced it (here, or as another user elsewhere). The state's `ended` keeps the same facts for the UI.
+   */
   onSessionEnd?: (event: SessionEndEvent) => void;
   /** Called when each refresh settles: what started it and how it ended. For logs and metrics. */
   onRefresh?: (event: RefreshEvent) => void;
@@ -101,8 +105,8 @@ export interface TokenAuthOptions {
 }
 
 /** What {@link TokenAuthOptions.onSessionEnd} receives. */
-export interface SessionEndEvent {
-  /** `logout`, `rejected` or `replaced`. */
+export interface SessionEndEvent extends Pick<SessionEnd, 'elsewhere' | 'rejection'> {
+  /** `logout`, `rejected` or `replaced` (see {@link SessionEnd.reason}). */
   readonly reason: Exclude<SessionEndReason, 'no-session'>;
   /** The rejection, when the service rejected the refresh token. */
   readonly error?: unknown;

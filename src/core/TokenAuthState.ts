@@ -1,4 +1,5 @@
 import type { TokenClaims } from './readTokenPair';
+import type { SessionEndReason } from './SessionEndedError';
 
 /** The signed-in user, as far as the client knows it. */
 export interface TokenUser {
@@ -37,4 +38,47 @@ export interface TokenAuthState {
    * session is still `authenticated`: show "reconnecting", not a login form. Cleared by the next rotation.
    */
   readonly retry?: { readonly at: number | undefined; readonly error: Error; readonly attempt: number };
+  /**
+   * How the last signed-in session ended, for the app to say why the user is signed out. Set whenever a session
+   * whose user was known ends, and kept until the next login (here, or in a session sharing the store that this
+   * one follows). A login here that replaces the session does not set it.
+   */
+  readonly ended?: SessionEnd;
+}
+
+/**
+ * Why and how a session ended, as {@link TokenAuthState.ended} keeps it.
+ *
+ * @example Tell the user why they are signed out:
+ * ```ts
+ * function why({ reason, elsewhere, rejection }: SessionEnd): string {
+ *   if (reason === 'rejected') return rejection === 'expired' ? 'Your session expired.' : 'Your session was ended by the server.';
+ *   if (reason === 'replaced') return 'Someone else signed in in another tab.';
+ *   return elsewhere ? 'You signed out in another tab.' : 'You signed out.';
+ * }
+ * ```
+ */
+export interface SessionEnd {
+  /**
+   * - `logout`: `logout()` was called, here or (`elsewhere`) in a session sharing the store;
+   * - `rejected`: the service refused the refresh token (see `rejection`), or answered a refresh with a pair that
+   *   cannot be used;
+   * - `replaced`: a session sharing the store signed in as another user (`elsewhere`); the state already shows
+   *   that user. A login as the same user elsewhere is followed silently and ends nothing.
+   * - `no-session`: never kept here (nobody was signed in).
+   */
+  readonly reason: SessionEndReason;
+  /**
+   * Whether another session sharing the store (another tab, through `createBroadcastTokenStore`, a token
+   * handler's tabs, or `shareTokenStore`) did it: its logout or its login. Always `false` for `rejected`.
+   */
+  readonly elsewhere: boolean;
+  /**
+   * For `rejected` only: `expired` when the refresh token had outlived its own `exp` (read from the token when it
+   * is a JWT, by the session's clock corrected by the skew learnt from the access token) or the token handler
+   * answered `SESSION_EXPIRED`; `revoked` otherwise (revoked, reused, unknown to the service, logged out).
+   */
+  readonly rejection?: 'expired' | 'revoked';
+  /** When it ended, in local ms since the epoch (the session's clock). */
+  readonly at: number;
 }

@@ -1,3 +1,4 @@
+import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError } from './AuthRejectedError';
 import { AuthRequestError } from './AuthRequestError';
 import { bounded } from './bounded';
@@ -15,7 +16,7 @@ import { createRefreshTimer } from './RefreshTimer';
 import { browserResume } from './ResumeSource';
 import { SessionEndedError, type SessionEndReason } from './SessionEndedError';
 import type { TokenAuthOptions, RefreshEvent, RefreshTrigger } from './TokenAuthOptions';
-import type { TokenAuthState, TokenUser } from './TokenAuthState';
+import type { SessionEnd, TokenAuthState, TokenUser } from './TokenAuthState';
 import type { TransportAnswer } from './TokenAuthTransport';
 import type { TokenPair } from './TokenStore';
 
@@ -142,6 +143,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   let state = LOADING;
   let live: Live | null = null;
+  // How the last signed-in session ended: part of every state until the next login.
+  let ended: SessionEnd | undefined;
   // The epoch a login, restore or followed pair now starts or extends; replaced whenever one ends.
   let epoch: Epoch = {};
   // Resolves the stored pair while the store is read at start.
@@ -193,7 +196,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         throw error;
       }
       const replaced = live;
-      switchTo(next);
+      switchTo(next, true);
       // A service that keeps the session (a token handler) ended the replaced one itself.
       if (!transport.ownsSession) void revokeNewest(replaced);
       // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
@@ -244,10 +247,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // Revokes the newest pair of a session that was logged out or replaced: once its refresh in flight (if any)
   // has settled, the pair that refresh brought, else the one it had; with no live session, the stored pair a
   // restore is still reading. Nothing else revokes that epoch's pairs.
-  function revokeNewest(ended: Live | null, reading = restoring): Promise<unknown> | undefined {
-    if (!ended) return reading?.then((pair) => pair && revoke(pair));
-    ended.epoch.revoking = true;
-    return Promise.resolve(ended.refreshing).then(() => revoke(ended.next ?? ended.pair));
+  function revokeNewest(old: Live | null, reading = restoring): Promise<unknown> | undefined {
+    if (!old) return reading?.then((pair) => pair && revoke(pair));
+    old.epoch.revoking = true;
+    return Promise.resolve(old.refreshing).then(() => revoke(old.next ?? old.pair));
   }
 
   // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. While a retry
@@ -282,11 +285,12 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         if (BACKGROUND.test(trigger)) report(error);
         return notify('failed', error);
       }
-      const ended = SessionEndedError.is(error);
+      const over = SessionEndedError.is(error);
       // A service that keeps the session may say it has none (quietly signed out, while the page was still
       // finding out) or that it was logged out; any other refusal, or no session mid-way, is a rejection.
-      const reason = ended && (error.reason !== 'no-session' || !from.pair.accessToken) ? error.reason : 'rejected';
-      end(reason, ended ? error.cause : error);
+      const reason = over && (error.reason !== 'no-session' || !from.pair.accessToken) ? error.reason : 'rejected';
+      // This session's own logout never gets here: a `logout` answer is one made elsewhere.
+      end(reason, over ? error.cause : error, undefined, reason === 'logout');
       return notify('rejected', error);
     }
     const { pair, orphan } = rotation;
@@ -295,7 +299,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     if (orphan && !from.epoch.revoking && !transport.ownsSession) revoke(orphan);
     // Followed already (the store told of the pair before this answer came), or not wanted any more.
     const applied = pair?.refreshToken === (live as Live | null)?.pair.refreshToken;
-    if (wanted() && !pair) end(rotation.reason ?? 'logout');
+    if (wanted() && !pair) end(rotation.reason ?? 'logout', undefined, undefined, !rotation.reason);
     else if (wanted() && !applied) switchTo(record(pair!, from));
     else if (!applied) return notify('superseded');
     notify(!pair ? 'superseded' : rotation.adopted ? 'adopted' : 'rotated');
@@ -374,13 +378,15 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   function follow(pair: TokenPair | null, reason: 'rejected' | 'logout' = 'logout'): void {
     if (signal.aborted || (live ? live.pair.refreshToken === pair?.refreshToken : !pair && !restoring)) return;
     if (pair) switchTo(record(pair, live ?? {}));
-    else end(reason);
+    else end(reason, undefined, undefined, reason === 'logout');
   }
 
-  // Makes `next` the live session; one of another epoch ends the current one as replaced.
-  function switchTo(next: Live): void {
-    if (live && live.epoch !== next.epoch) end('replaced', undefined, next);
-    else activate(next);
+  // Makes `next` the live session; one of another epoch ends the current one as replaced, by a login `here` or
+  // elsewhere. A session that starts from none (a login, here or followed) leaves the last end behind.
+  function switchTo(next: Live, here = false): void {
+    if (live && live.epoch !== next.epoch) return end('replaced', undefined, next, !here);
+    if (!live) ended = undefined;
+    activate(next);
   }
 
   function activate(next: Live): void {
@@ -391,17 +397,37 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     publish(stateOf(next));
   }
 
-  // Ends the current epoch; `next` takes over at once when a login replaced it.
-  function end(reason: SessionEndReason, cause?: unknown, next?: Live): void {
-    const ended = live;
+  // Ends the current epoch; `next` takes over at once when a login replaced it. `elsewhere`: a session sharing
+  // the store logged out or logged in.
+  function end(reason: SessionEndReason, cause?: unknown, next?: Live, elsewhere = false): void {
+    const was = live;
     const error = new SessionEndedError(reason, cause);
     epoch.ended = error;
     epoch = {};
     live = null;
     timer.cancel();
+    const told = was && reason !== 'no-session';
+    const facts = { elsewhere, ...(was && reason === 'rejected' && { rejection: rejectionOf(was, cause) }) };
+    // Kept for a user the app knew (not a token handler's unread cookie); a login here starts afresh.
+    if (told && was.pair.accessToken) ended = next && !elsewhere ? undefined : { reason, ...facts, at: clock.now() };
     if (next) activate(next);
     else publish(reason === 'rejected' ? { ...SIGNED_OUT, error } : SIGNED_OUT);
-    if (ended && reason !== 'no-session') tell(options.onSessionEnd, { reason, error: cause });
+    if (told) tell(options.onSessionEnd, { reason, error: cause, ...facts });
+  }
+
+  // A refused refresh token had expired if its own `exp` (by this clock, corrected by the skew the access
+  // token showed) has passed, or a token handler says so; any other refusal revokes it.
+  function rejectionOf({ pair, user, schedule }: Live, cause: unknown): 'expired' | 'revoked' {
+    if ((cause as AuthRejectedError | undefined)?.code === 'SESSION_EXPIRED') return 'expired';
+    try {
+      // A token handler's page holds no refresh token: the access token stands in for it.
+      const { exp } = pair.refreshToken === pair.accessToken ? {} : jwtDecode(pair.refreshToken);
+      const skew = schedule && user.claims.exp ? schedule.expiresAt - user.claims.exp * 1000 : 0;
+      if (exp! * 1000 + skew <= clock.now()) return 'expired';
+    } catch {
+      // An opaque refresh token says nothing of its life.
+    }
+    return 'revoked';
   }
 
   // A record for `pair`: one received just now carries `receivedAt`; one from the store is timed by its `exp`,
@@ -441,7 +467,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   }
 
   function publish(next: TokenAuthState): void {
-    if (next === state) return;
+    if (ended) next = { ...next, ended };
+    const keys = Object.keys(next) as Array<keyof TokenAuthState>;
+    // An unchanged state is not published again.
+    if (keys.length === Object.keys(state).length && keys.every((key) => next[key] === state[key])) return;
     state = next;
     for (const listener of listeners) tell(listener, undefined);
   }

@@ -1,6 +1,6 @@
 import { createContext } from 'react';
 import type { TokenAuth } from '../createTokenAuth';
-import type { TokenAuthState, TokenUser } from '../core/TokenAuthState';
+import type { SessionEnd, TokenAuthState, TokenUser } from '../core/TokenAuthState';
 
 /** The user as the spec's `me` query returns it. */
 export interface Me {
@@ -18,8 +18,18 @@ export interface AuthContextValue {
   readonly expiresAt: number | undefined;
   /** When the proactive refresh is due, in ms since the epoch (local clock), while authenticated. */
   readonly refreshAt: number | undefined;
-  /** Set while a refresh that got no answer waits to be retried: show "reconnecting". */
+  /** Set while a refresh that got no answer waits to be retried: when, why, which attempt. */
   readonly retry: TokenAuthState['retry'] | null;
+  /**
+   * `true` while a refresh failed with no verdict (network, 5xx, timeout) and waits for its retry (`retry` is
+   * set): the user is still signed in; show "reconnecting", not a login form.
+   */
+  readonly reconnecting: boolean;
+  /**
+   * How the last session ended (`logout` here or elsewhere, `replaced` by another user's login elsewhere,
+   * `rejected` as `expired` or `revoked`), until the next login: for a "you were signed out because…" message.
+   */
+  readonly ended: SessionEnd | null;
   /** The spec's `me` query, fetched through Apollo while authenticated; `null` otherwise or until it answers. */
   readonly me: Me | null;
   /** The last login failure or session error; cleared by the next successful login. */

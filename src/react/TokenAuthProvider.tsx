@@ -68,6 +68,8 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
           expiresAt: state.expiresAt,
           refreshAt: state.refreshAt,
           retry: state.retry ?? null,
+          reconnecting: !!state.retry,
+          ended: state.ended ?? null,
           me,
           error: state.error ?? null,
           login,

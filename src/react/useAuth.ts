@@ -3,8 +3,8 @@ import type { TokenAuthState } from '../core/TokenAuthState';
 import { AuthContext, type AuthContextValue, MeContext } from './AuthContext';
 
 /**
- * The session as React state: `status`, `user` (with `role`), `me`, `retry`, `error`, `login`, `logout`,
- * `hasRole`.
+ * The session as React state: `status`, `user` (with `role`), `me`, `reconnecting` and `retry`, `ended`,
+ * `error`, `login`, `logout`, `hasRole`.
  *
  * @remarks
  * With a `selector`, the component re-renders only when what it selects changes: one that reads `status`

@@ -112,7 +112,12 @@ describe('refresh', () => {
       expect(AuthRejectedError.is((error as Error).cause)).toBe(true);
     }
     expect(await store.get()).toBeNull();
-    expect(session.getState()).toEqual({ status: 'unauthenticated', user: null, error: errors[0] });
+    expect(session.getState()).toEqual({
+      status: 'unauthenticated',
+      user: null,
+      error: errors[0],
+      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked', at: Date.now() },
+    });
     expect(states).toEqual(['unauthenticated']);
     expect(onSessionEnd).toHaveBeenCalledTimes(1);
     expect(onSessionEnd.mock.calls[0]![0]).toMatchObject({ reason: 'rejected' });
@@ -326,7 +331,7 @@ describe('logout', () => {
     stub.answer(stub.last('logout'));
     await logout;
     expect(await store.get()).toBeNull();
-    expect(onSessionEnd).toHaveBeenCalledWith({ reason: 'logout' });
+    expect(onSessionEnd).toHaveBeenCalledWith({ reason: 'logout', elsewhere: false });
     expect(vi.getTimerCount()).toBe(0);
   });
 
