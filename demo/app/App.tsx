@@ -1,5 +1,4 @@
-import { SessionEndedError } from 'apollo-link-token-pair';
-import { AuthGate, useAuth } from 'apollo-link-token-pair/react';
+import { AuthGate } from 'apollo-link-token-pair/react';
 import { Dashboard } from './Dashboard';
 import type { EventLog } from './eventLog';
 import { LoginForm } from './LoginForm';
@@ -9,8 +8,6 @@ import { SessionEndedNotice } from './SessionEndedNotice';
 
 /** The demo: the login form when signed out, the session dashboard when signed in; why the last session ended. */
 export function App({ log }: { log: EventLog }) {
-  const error = useAuth((auth) => auth.error);
-  const ended = error && SessionEndedError.is(error) ? { reason: error.reason, elsewhere: false, at: 0 } : null;
   return (
     <main>
       <header>
@@ -18,7 +15,7 @@ export function App({ log }: { log: EventLog }) {
         <p>A JWT access/refresh pair with single-use refresh tokens, on Apollo Client 4.</p>
       </header>
       <ReconnectingBanner />
-      <SessionEndedNotice ended={ended} />
+      <SessionEndedNotice />
       <AuthGate
         loading={<p className="card">Restoring session…</p>}
         fallback={

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 
 /** Shown while a refresh got no answer and waits to be retried: still signed in, trying again. */
 export function ReconnectingBanner() {
+  const reconnecting = useAuth((auth) => auth.reconnecting);
   const retry = useAuth((auth) => auth.retry);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -10,7 +11,7 @@ export function ReconnectingBanner() {
     const timer = setInterval(() => setNow(Date.now()), 500);
     return () => clearInterval(timer);
   }, [retry]);
-  if (!retry) return null;
+  if (!reconnecting || !retry) return null;
   const wait = retry.at === undefined ? 'when the connection comes back' : `in ${Math.max(0, Math.ceil((retry.at - now) / 1000))} s`;
   return (
     <div className="card notice notice-warn" role="status" data-testid="reconnecting">

@@ -1,13 +1,13 @@
+import { useAuth } from 'apollo-link-token-pair/react';
 import { useState } from 'react';
 import { describeSessionEnd } from './describeSessionEnd';
 
-type Ended = Parameters<typeof describeSessionEnd>[0];
-
 /**
- * Says why the last session ended, until it is dismissed: an alert when the server ended it, a quiet status
- * line when the user did (here or in another tab).
+ * Says why the last session ended (`useAuth().ended`, kept until the next login), until it is dismissed: an
+ * alert when the server ended it, a quiet status line when the user did (here or in another tab).
  */
-export function SessionEndedNotice({ ended }: { ended: Ended | null }) {
+export function SessionEndedNotice() {
+  const ended = useAuth((auth) => auth.ended);
   const [dismissed, setDismissed] = useState<number | null>(null);
   if (!ended || ended.reason === 'no-session' || dismissed === ended.at) return null;
   const { title, reason } = describeSessionEnd(ended);

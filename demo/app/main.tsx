@@ -6,8 +6,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { withSubscriptions } from './withSubscriptions';
-import { describeError } from './describeError';
 import { describeRefresh } from './describeRefresh';
+import { describeSessionEnd } from './describeSessionEnd';
 import { createEventLog } from './eventLog';
 
 const uri = '/graphql';
@@ -21,10 +21,8 @@ const auth = createTokenAuth({
     const line = describeRefresh(event);
     if (line) log.add(line.kind, line.text);
   },
-  onSessionEnd({ reason, error }) {
-    if (reason === 'logout') log.add('logout', 'Logged out');
-    else if (reason === 'replaced') log.add('ended', 'Session replaced: someone signed in');
-    else log.add('ended', `Session ended: ${describeError(error)}`);
+  onSessionEnd(event) {
+    log.add(event.reason === 'logout' ? 'logout' : 'ended', describeSessionEnd(event).reason);
   },
 });
 
