@@ -57,4 +57,19 @@ describe('the demo while the server cannot be reached', () => {
       await context.close();
     }
   });
+
+  it('says in plain words that the server cannot be reached when signing in fails on the network', async () => {
+    // A browser of its own: no session cookie from the tests before.
+    const context = await session.browser.newContext();
+    const page = await context.newPage();
+    await page.route('**/auth/login', (route) => route.abort('internetdisconnected'));
+    await page.goto(session.demo.url);
+    await page.getByTestId('account-OWNER').click();
+    await page.getByTestId('sign-in').click();
+    const error = page.getByTestId('login-error');
+    await error.waitFor();
+    expect(await error.innerText()).toBe('The server cannot be reached. Check your connection and try again.');
+    expect(await page.getByRole('alert').innerText()).not.toMatch(/failed on the network|login/);
+    await context.close();
+  });
 });
