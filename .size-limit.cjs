@@ -7,25 +7,28 @@ const withoutCore = (config) => ({ ...config, external: [...(config.external ?? 
 module.exports = [
   {
     // Target 5.0 kB, not met. Issue 10's ceiling was 5.74 kB (5,720 B then); token-handler mode (issue 11), an
-    // option of createTokenAuth and so in every bundle of it, added 525 B: held at what it measures.
+    // option of createTokenAuth and so in every bundle of it, added 525 B: held at what it measures. Issue 13
+    // added 308 B (6,245 → 6,553 B): state.ended (why a session ended: elsewhere, expired or revoked), error
+    // messages for people (the service's words, a localStorage store refused with advice that applies to `store`).
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '6.25 kB',
+    limit: '6.56 kB',
     gzip: true,
     ignore: peers,
   },
   {
     // Budget 6.5 kB, not met: held at what it measures until the budget is decided (see bench/RESULTS.md);
-    // 7.35 kB before token-handler mode.
+    // 7.35 kB before token-handler mode; issue 13 added 299 B (7,831 → 8,130 B), as above.
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '7.84 kB',
+    limit: '8.14 kB',
     gzip: true,
     ignore: peers,
   },
-  { name: './react, without the core', path: 'dist/react.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  // Issue 13 added 45 B (998 → 1,043 B): `ended`, `reconnecting`, and the reset of the Apollo store however a session ends.
+  { name: './react, without the core', path: 'dist/react.js', limit: '1.05 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '4.7 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './ws, without the core', path: 'dist/ws.js', limit: '1.5 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },

@@ -4,11 +4,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { graphql } from 'graphql';
 import { attachSubscriptions, type SubscriptionServer } from './attachSubscriptions.ts';
+import { parseBatch } from './batch.ts';
 import { onlyAuthErrors } from './authError.ts';
 import { createAuthService, type RequestContext } from './createAuthService.ts';
 import { createTokenSigner } from './createTokenSigner.ts';
 import { noFaults, takeFailure } from './faults.ts';
-import { parseGraphqlRequest, topLevelFields } from './graphqlRequest.ts';
+import { type GraphqlRequest, parseGraphqlRequest, topLevelFields } from './graphqlRequest.ts';
 import { CORS_HEADERS, readBody, sendError, sendJson } from './http.ts';
 import { schema } from './schema.ts';
 import { clearStats, emptyStats, pushBounded, statsSummary } from './stats.ts';
@@ -134,17 +135,37 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
     stats.requests += 1;
     pushBounded(stats.authorizationHeaders, authorization);
 
-    const request = parseGraphqlRequest(await readBody(req));
+    const body = await readBody(req);
+    // A batch (Apollo's BatchHttpLink) is answered by an array of results, in the status a single request whose
+    // only errors are auth errors gets when every result is such.
+    const batch = parseBatch(body);
+    const request = batch ?? parseGraphqlRequest(body);
     if ('error' in request) return sendError(res, 400, 'BAD_REQUEST', request.error);
+    const requests = Array.isArray(request) ? request : [request];
 
-    const failure = takeFailure(faults, topLevelFields(request));
+    const failure = takeFailure(faults, requests.flatMap(topLevelFields));
     if (failure !== undefined) {
       res.writeHead(failure.status, { 'content-type': failure.contentType ?? 'application/json' }).end(failure.body);
       return;
     }
 
     const contextValue: RequestContext = { authorization, dropResponse: false };
-    const result = await graphql({
+    const results = await Promise.all(requests.map((one) => execute(one, contextValue)));
+    if (closing.signal.aborted) return;
+    if (contextValue.dropResponse) {
+      req.socket.destroy();
+      return;
+    }
+    for (const result of results) {
+      // Counted from the response, as graphql-js keeps only the first error when sibling fields fail together.
+      stats.tokenExpired += result.errors?.filter((error) => error.extensions['code'] === 'TOKEN_EXPIRED').length ?? 0;
+    }
+    const status = results.every((result) => onlyAuthErrors(result.errors)) ? authErrorStatus : 200;
+    sendJson(res, status, batch ? results : results[0]);
+  }
+
+  function execute(request: GraphqlRequest, contextValue: RequestContext) {
+    return graphql({
       schema,
       source: request.query,
       rootValue: service.rootValue,
@@ -152,14 +173,6 @@ export function createAuthServer(options: AuthServerOptions = {}): AuthServer {
       variableValues: request.variables,
       operationName: request.operationName,
     });
-    if (closing.signal.aborted) return;
-    if (contextValue.dropResponse) {
-      req.socket.destroy();
-      return;
-    }
-    // Counted from the response, as graphql-js keeps only the first error when sibling fields fail together.
-    stats.tokenExpired += result.errors?.filter((error) => error.extensions['code'] === 'TOKEN_EXPIRED').length ?? 0;
-    sendJson(res, onlyAuthErrors(result.errors) ? authErrorStatus : 200, result);
   }
 
   function control(action: () => void): Route {

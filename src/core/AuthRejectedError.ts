@@ -5,8 +5,9 @@ import { BrandedError } from './BrandedError';
  * that is used, revoked or expired.
  *
  * @remarks
- * A rejected refresh ends the session; waiting operations then see a `SessionEndedError` whose `cause` is
- * this error.
+ * Its `message` is for people: the service's own words ("Invalid email or password"), or plain ones when it
+ * sent none; `code`, `operation` and `errors` are for the program. A rejected refresh ends the session; waiting
+ * operations then see a `SessionEndedError` whose `cause` is this error.
  */
 export class AuthRejectedError extends BrandedError {
   static override brand = 'AuthRejectedError';
@@ -28,3 +29,7 @@ export class AuthRejectedError extends BrandedError {
     this.code = typeof code === 'string' ? code : undefined;
   }
 }
+
+/** The message of a rejection of `operation`: what the service said, or plain words when it said nothing. */
+export const rejectionMessage = (operation: string, said: unknown): string =>
+  typeof said == 'string' && said ? said : operation.startsWith('login') ? 'Wrong e-mail or password.' : 'The service refused it: sign in again.';

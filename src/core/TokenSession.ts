@@ -119,7 +119,10 @@ const BACKGROUND = /^(p|res)/;
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
-  assertNotLocalStorage(options.store);
+  assertNotLocalStorage(
+    options.store,
+    'The store must not be localStorage: the spec forbids it for the refresh token. Leave out `store` (memory), or use createBroadcastTokenStore() or `tokenHandler`.',
+  );
   const clock = options.clock ?? systemClock;
   const { tokenHandler } = options;
   const transport =

@@ -54,7 +54,13 @@ export function createSplitTokenStore(
   secure: SecretSlot | WebStorageLike,
   options: SplitTokenStoreOptions = {},
 ): TokenStore {
-  if (!options.dangerouslyAllowLocalStorage) assertNotLocalStorage(secure, ' (or, for a throwaway demo, pass { dangerouslyAllowLocalStorage: true })');
+  if (!options.dangerouslyAllowLocalStorage) {
+    assertNotLocalStorage(
+      secure,
+      'createSplitTokenStore() must not keep the refresh token in localStorage: the spec forbids it, as every script of the page can read it. ' +
+        'Pass secure storage (the platform keychain), or, for a throwaway demo only, { dangerouslyAllowLocalStorage: true }.',
+    );
+  }
   const slot = 'getItem' in secure ? fromWebStorage(secure, options.key ?? 'refreshToken') : secure;
   let memory: TokenPair | null = null;
   const { subscribe, notify } = createListeners();

@@ -36,7 +36,10 @@ export interface AuthContextValue {
   readonly error: Error | null;
   /** Logs in; resolves the user. Rejects like `auth.login`, and the failure also shows in `error`. */
   readonly login: TokenAuth['login'];
-  /** Logs out and clears the Apollo cache, so no data of this user stays in memory. */
+  /**
+   * `auth.logout()`, resolved once the Apollo cache holds nothing of this user. The provider clears it however
+   * the session ends; this only waits for it.
+   */
   readonly logout: () => Promise<void>;
   /** Whether the user's role is `role`, or one of `role` when given a list. */
   readonly hasRole: (role: string | readonly string[]) => boolean;
@@ -49,6 +52,8 @@ export interface AuthBinding {
   readonly auth: TokenAuth;
   readonly login: TokenAuth['login'];
   readonly logout: () => Promise<void>;
+  /** Settles once the last reset of the Apollo store that a session end started is over. */
+  cleared: Promise<void>;
   /** The hook's value for a state and `me`: one object per change, shared by every component. */
   view(state: TokenAuthState, me: Me | null): AuthContextValue;
 }

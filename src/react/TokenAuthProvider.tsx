@@ -19,7 +19,10 @@ export interface TokenAuthProviderProps {
  *
  * @remarks
  * It only reads the session: the timer, the restore and every refresh belong to `auth`, so StrictMode's double
- * effects and remounts start nothing twice. On the server, and while hydrating, it renders the state the
+ * effects and remounts start nothing twice. Whenever the signed-in user goes (a logout here or in another tab,
+ * `auth.logout()`, a session the service ended, a login as someone else here or elsewhere), it resets the Apollo
+ * store: mounted queries stop showing that user's data, and active ones are fetched again as whoever is signed
+ * in now, with no token after a sign-out. A login as the same user keeps the cache. On the server, and while hydrating, it renders the state the
  * session started in, so the markup matches.
  *
  * @example
@@ -35,27 +38,20 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
   const client = useApolloClient();
   const userOf = (state: TokenAuthState) => (state.status === 'authenticated' && state.user?.id) || null;
   const user = useSyncExternalStore(auth.subscribe, () => userOf(auth.getState()), () => userOf(auth.getInitialState()));
-  const { data, refetch } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
-  // `me` belongs to the signed-in user only: another user (a login here or in another tab) refetches it.
+  const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
+  // `me` belongs to the signed-in user only: for another user (a login here or in another tab) it is fetched
+  // again by the reset below.
   const me = data?.me?.id === user ? data!.me : null;
-  useEffect(() => {
-    if (user && data?.me && !me) void refetch();
-  }, [user, data]);
 
   const binding = useMemo<AuthBinding>(() => {
     let last: { state: TokenAuthState; me: Me | null; value: AuthContextValue } | undefined;
-    const login: TokenAuth['login'] = async (email, password) => {
-      const before = auth.getState().user?.id;
-      const result = await auth.login(email, password);
-      // Switching users without a logout in between: drop the previous user's data and refetch as the new one.
-      if (before !== undefined && before !== result.user.id) await client.resetStore();
-      return result;
-    };
+    const login: TokenAuth['login'] = (email, password) => auth.login(email, password);
     const logout = async () => {
       await auth.logout();
-      await client.clearStore();
+      await binding.cleared;
     };
-    return {
+    const binding: AuthBinding = {
+      cleared: Promise.resolve(),
       auth,
       login,
       logout,
@@ -81,7 +77,23 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
         return value;
       },
     };
+    return binding;
   }, [auth, client]);
+
+  // However the session ends (a logout here or elsewhere, a refusal, a login as someone else), the signed-in
+  // user's data goes: the cache is reset, which tells mounted queries their data is gone, and active queries are
+  // fetched again as whoever is signed in now. The session has moved on by then, so no query goes out with the
+  // previous user's token.
+  useEffect(() => {
+    let shown = userOf(auth.getState());
+    return auth.subscribe(() => {
+      const state = auth.getState();
+      if (state.status === 'loading') return;
+      const now = userOf(state);
+      if (shown && now !== shown) binding.cleared = client.resetStore().then(() => {}, () => {});
+      shown = now;
+    });
+  }, [auth, client, binding]);
 
   return (
     <AuthContext.Provider value={binding}>

@@ -91,7 +91,7 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
   ])('throws AuthRejectedError for %s', async (_name, text, status) => {
     const { error: thrown } = await refreshAnswered((call) => call.respondRaw(text, status));
     expect(AuthRejectedError.is(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: `refreshToken was rejected: HTTP ${status}` });
+    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: 'The service refused it: sign in again.' });
   });
 });
 
@@ -177,5 +177,24 @@ describe('a session on the default transport', () => {
     expect(onSessionEnd.mock.calls[0]![0]).toMatchObject({ reason: 'logout' });
     expect(session.getState().status).toBe('unauthenticated');
     session.dispose();
+  });
+});
+
+describe('createGraphQLTransport: messages of a rejection, for people', () => {
+  it.each([
+    ['the service\'s words when it sent some', 'loginWithEmailPassword', rejection('INVALID_CREDENTIALS', 'Invalid email or password'), 'Invalid email or password'],
+    ['plain words for a login refused without a message', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'INVALID_CREDENTIALS' } }] }, 'Wrong e-mail or password.'],
+    ['plain words for a refresh refused without a message', 'refreshToken', { data: null, errors: [{ message: '', extensions: { code: 'INVALID_REFRESH_TOKEN' } }] }, 'The service refused it: sign in again.'],
+  ])('%s', async (_name, field, body, message) => {
+    const stub = createFetchStub();
+    const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+    const signal = new AbortController().signal;
+    const call = field === 'refreshToken' ? transport.refresh('r', signal) : transport.login('a@b.test', 'pw', signal);
+    const thrown = call.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last(field).respond(body);
+    const error = await thrown;
+    expect(AuthRejectedError.is(error)).toBe(true);
+    expect(error).toMatchObject({ message, operation: field, code: body.errors[0]!.extensions.code });
   });
 });

@@ -43,9 +43,14 @@ describe('createSplitTokenStore', () => {
     expect([...map.keys()]).toEqual(['rt']);
   });
 
-  it('refuses window.localStorage with an error that names the rule, unless opted in by name', () => {
-    expect(() => createSplitTokenStore(window.localStorage)).toThrow(/localStorage must not hold the refresh token/);
-    expect(() => createTokenAuth({ uri: '/graphql', store: window.localStorage as never })).toThrow(/spec forbids it/);
+  it('refuses window.localStorage with an error that names the rule and what to do instead, unless opted in by name', () => {
+    expect(() => createSplitTokenStore(window.localStorage)).toThrow(/must not keep the refresh token in localStorage: the spec forbids it/);
+    expect(() => createSplitTokenStore(window.localStorage)).toThrow(/\{ dangerouslyAllowLocalStorage: true \}/);
+    const store = () => createTokenAuth({ uri: '/graphql', store: window.localStorage as never });
+    expect(store).toThrow(/^The store must not be localStorage: the spec forbids/);
+    expect(store).toThrow(/createBroadcastTokenStore\(\)/);
+    // That option belongs to createSplitTokenStore: `store` has no way to allow localStorage.
+    expect(store).not.toThrow(/dangerouslyAllowLocalStorage/);
     expect(() => createSplitTokenStore(window.localStorage, { dangerouslyAllowLocalStorage: true })).not.toThrow();
     expect(() => createSplitTokenStore(window.sessionStorage)).not.toThrow();
     createTokenAuth({ uri: '/graphql', store: createMemoryTokenStore() }).dispose();

@@ -160,6 +160,9 @@ describe('isTokenExpiredError', () => {
     ['a ServerError whose body is not JSON', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: 'Unauthorized' }), false],
     ['a ServerError whose body has another code', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] }) }), false],
     ['a ServerError whose body has TOKEN_EXPIRED', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify(expiredResult()) }), true],
+    // A batch (BatchHttpLink) answered 401: the body is an array of results.
+    ['a ServerError whose body is an array of results, one with TOKEN_EXPIRED', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify([{ data: { ok: true } }, expiredResult()]) }), true],
+    ['a ServerError whose body is an array of results without it', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify([{ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] }]) }), false],
     ['undefined', undefined, false],
   ])('%s → %s', (_name, error, expected) => {
     expect(isTokenExpiredError(error)).toBe(expected);

@@ -77,10 +77,12 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
 
   it('shows a failed login as error and clears it with the next successful login', async () => {
     const server = await startServer();
-    mount(server);
+    const { auth } = mount(server);
     await screen.findByText('login form');
     fireEvent.click(screen.getByText('bad login'));
-    await waitFor(() => expect(text('error')).toMatch(/loginWithEmailPassword was rejected/));
+    // The service's own words, fit for a person; the code stays for the program.
+    await waitFor(() => expect(text('error')).toBe('Invalid email or password'));
+    expect(auth.getState().error).toMatchObject({ name: 'AuthRejectedError', code: 'INVALID_CREDENTIALS', operation: 'loginWithEmailPassword' });
     expect(text('status')).toBe('unauthenticated');
     fireEvent.click(screen.getByText('login'));
     await waitFor(() => expect(text('me')).toBe('admin@demo.test'));
