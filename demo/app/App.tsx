@@ -2,8 +2,11 @@ import { AuthGate } from 'apollo-link-token-pair/react';
 import { Dashboard } from './Dashboard';
 import type { EventLog } from './eventLog';
 import { LoginForm } from './LoginForm';
+import { ReconnectingBanner } from './ReconnectingBanner';
+import { ServerCounters } from './ServerCounters';
+import { SessionEndedNotice } from './SessionEndedNotice';
 
-/** The demo: the login form when signed out, the session dashboard when signed in. */
+/** The demo: the login form when signed out, the session dashboard when signed in; why the last session ended. */
 export function App({ log }: { log: EventLog }) {
   return (
     <main>
@@ -11,7 +14,17 @@ export function App({ log }: { log: EventLog }) {
         <h1>apollo-link-token-pair</h1>
         <p>A JWT access/refresh pair with single-use refresh tokens, on Apollo Client 4.</p>
       </header>
-      <AuthGate loading={<p className="card">Restoring session…</p>} fallback={<LoginForm log={log} />}>
+      <ReconnectingBanner />
+      <SessionEndedNotice />
+      <AuthGate
+        loading={<p className="card">Restoring session…</p>}
+        fallback={
+          <div className="signed-out">
+            <LoginForm log={log} />
+            <ServerCounters />
+          </div>
+        }
+      >
         <Dashboard log={log} />
       </AuthGate>
     </main>

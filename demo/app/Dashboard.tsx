@@ -3,6 +3,8 @@ import { useApolloClient } from '@apollo/client/react';
 import { useAuth } from 'apollo-link-token-pair/react';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { EventLog } from './eventLog';
+import { ServerCounters } from './ServerCounters';
+import { SwitchAccount } from './SwitchAccount';
 import { Ticker } from './Ticker';
 
 const PING = gql`
@@ -10,13 +12,6 @@ const PING = gql`
     ping(n: $n)
   }
 `;
-
-interface ServerStats {
-  refreshCalls: number;
-  refreshSuccesses: number;
-  reuseDetections: number;
-  tokenExpired: number;
-}
 
 function useNow(interval: number) {
   const [now, setNow] = useState(() => Date.now());
@@ -27,33 +22,13 @@ function useNow(interval: number) {
   return now;
 }
 
-function useServerStats(interval: number) {
-  const [stats, setStats] = useState<ServerStats | null>(null);
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      fetch('/control/stats')
-        .then((response) => response.json())
-        .then((value: ServerStats) => live && setStats(value))
-        .catch(() => {});
-    void load();
-    const timer = setInterval(load, interval);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [interval]);
-  return stats;
-}
-
 const seconds = (ms: number | undefined) => (ms === undefined ? '–' : `${Math.max(0, Math.ceil(ms / 1000))} s`);
 
-/** The signed-in view: who, when the token dies, the event log, and buttons that stress the session. */
+/** The signed-in view: who, when the token dies, the event log, the server's counters, and buttons that stress the session. */
 export function Dashboard({ log }: { log: EventLog }) {
   const { user, me, expiresAt, refreshAt, logout } = useAuth();
   const client = useApolloClient();
   const now = useNow(250);
-  const stats = useServerStats(500);
   const events = useSyncExternalStore(log.subscribe, log.getSnapshot, log.getSnapshot);
   const [count, setCount] = useState(20);
   const [burst, setBurst] = useState<string>('');
@@ -78,9 +53,15 @@ export function Dashboard({ log }: { log: EventLog }) {
   return (
     <section className="dashboard">
       <div className="card who" data-testid="me">
-        <h2>
-          {me?.email ?? user?.email ?? '…'} <span className={`badge role-${user?.role}`} data-testid="role">{user?.role}</span>
-        </h2>
+        <div className="who-head">
+          <h2>
+            <span className="email" data-testid="user-email">{me?.email ?? user?.email ?? '…'}</span>{' '}
+            <span className={`badge role-${user?.role}`} data-testid="role">{user?.role}</span>
+          </h2>
+          <button className="secondary" onClick={() => logout()} data-testid="logout">
+            Log out
+          </button>
+        </div>
         <p>
           <code>me</code>: {me ? <span data-testid="me-id">{me.id}</span> : 'loading…'}
         </p>
@@ -90,6 +71,7 @@ export function Dashboard({ log }: { log: EventLog }) {
           <dt>Next proactive refresh in</dt>
           <dd data-testid="refresh-in">{seconds(refreshAt && refreshAt - now)}</dd>
         </dl>
+        <SwitchAccount log={log} />
       </div>
 
       <div className="card where" data-testid="token-locations">
@@ -112,29 +94,24 @@ export function Dashboard({ log }: { log: EventLog }) {
             Concurrent queries
             <input type="number" min={1} max={500} value={count} onChange={(e) => setCount(Number(e.target.value) || 1)} data-testid="burst-size" />
           </label>
-          <button onClick={fire} data-testid="fire">
+          <button className="primary" onClick={fire} data-testid="fire">
             Fire {count} queries
           </button>
         </div>
-        <p data-testid="burst-result">{burst}</p>
+        <p data-testid="burst-result" aria-live="polite">{burst}</p>
+        <h4>Break it on purpose</h4>
+        <p className="hint">The server side of a bad day: every access token expires, or every session is revoked.</p>
         <div className="row">
-          <button onClick={() => control('expire-access-tokens', 'Server: every access token expired now')} data-testid="expire">
+          <button className="danger" onClick={() => control('expire-access-tokens', 'Server: every access token expired now')} data-testid="expire">
             Expire access tokens now
           </button>
-          <button onClick={() => control('revoke-sessions', 'Server: every session revoked')} data-testid="revoke">
+          <button className="danger" onClick={() => control('revoke-sessions', 'Server: every session revoked')} data-testid="revoke">
             Revoke session on server
           </button>
-          <button className="secondary" onClick={() => logout()} data-testid="logout">
-            Log out
-          </button>
         </div>
-        {stats && (
-          <p className="stats" data-testid="stats">
-            Server: {stats.refreshCalls} refresh calls, {stats.reuseDetections} reuse detections, {stats.tokenExpired}{' '}
-            TOKEN_EXPIRED answers
-          </p>
-        )}
       </div>
+
+      <ServerCounters />
 
       <Ticker />
 

@@ -1,10 +1,9 @@
+import { SessionEndedError } from 'apollo-link-token-pair';
 import { useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useState } from 'react';
-import { USERS } from '../server/users.ts';
+import { ACCOUNTS } from './accounts';
+import { describeError } from './describeError';
 import type { EventLog } from './eventLog';
-
-const NOTES: Record<string, string> = { OWNER: 'organization owner', ADMIN: 'built-in staff role', Cashier: 'custom role' };
-const ACCOUNTS = USERS.map(({ email, password, role }) => ({ email, password, role, note: NOTES[role] }));
 
 /** Logs in with e-mail and password; the seeded accounts fill the form. */
 export function LoginForm({ log }: { log: EventLog }) {
@@ -12,6 +11,8 @@ export function LoginForm({ log }: { log: EventLog }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  // A session the server ended is told by the notice above the form, with its reason.
+  const problem = error && !SessionEndedError.is(error) ? describeError(error) : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -38,16 +39,17 @@ export function LoginForm({ log }: { log: EventLog }) {
           Password
           <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
         </label>
-        <button type="submit" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy} data-testid="sign-in">
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
-        {error && (
-          <p className="error" role="alert">
-            {error.message}
+        {problem && (
+          <p className="error" role="alert" data-testid="login-error" title={error?.message}>
+            {problem}
           </p>
         )}
       </form>
       <h3>Seeded accounts</h3>
+      <p className="hint">Pick one to fill the form.</p>
       <ul className="accounts">
         {ACCOUNTS.map((account) => (
           <li key={account.email}>

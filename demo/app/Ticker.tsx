@@ -1,6 +1,7 @@
 import { gql } from '@apollo/client';
 import { useSubscription } from '@apollo/client/react';
 import { useState } from 'react';
+import { describeError } from './describeError';
 
 const TICKER = gql`
   subscription Ticker {
@@ -27,8 +28,8 @@ function LiveTicker() {
         <span data-testid="ticker-user">{data?.ticker.userId ?? '…'}</span>
       </p>
       {error && (
-        <p role="alert" className="event-error" data-testid="ticker-error">
-          {error.message}
+        <p role="alert" className="event-error" data-testid="ticker-error" title={error.message}>
+          The live subscription stopped. {describeError(error)}
         </p>
       )}
     </>

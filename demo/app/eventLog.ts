@@ -2,7 +2,7 @@
 export interface LogEvent {
   readonly id: number;
   readonly at: number;
-  readonly kind: 'login' | 'proactive' | 'replay' | 'refresh' | 'ended' | 'logout' | 'error';
+  readonly kind: 'login' | 'proactive' | 'resume' | 'replay' | 'refresh' | 'ended' | 'logout' | 'error';
   readonly text: string;
 }
 

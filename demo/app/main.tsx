@@ -6,6 +6,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { withSubscriptions } from './withSubscriptions';
+import { describeRefresh } from './describeRefresh';
+import { describeSessionEnd } from './describeSessionEnd';
 import { createEventLog } from './eventLog';
 
 const uri = '/graphql';
@@ -15,17 +17,12 @@ const log = createEventLog();
 // holds only the access token, in memory. A reload, or a new tab, restores the session with one call to it.
 const auth = createTokenAuth({
   tokenHandler: '/auth',
-  onRefresh({ trigger, outcome }) {
-    if (trigger === 'restore') {
-      if (outcome === 'rotated') log.add('refresh', 'Session restored from the cookie through /auth');
-    } else if (outcome === 'rotated' && trigger === 'proactive') log.add('proactive', 'Proactive refresh before expiry');
-    else if (outcome === 'rotated' && trigger === 'token-expired') log.add('replay', 'TOKEN_EXPIRED: pair refreshed once, operations replayed');
-    else if (outcome === 'rotated') log.add('refresh', `Refreshed (${trigger})`);
-    else if (outcome === 'adopted') log.add('refresh', 'Another tab had refreshed already: its pair adopted, no request');
-    else if (outcome === 'failed') log.add('error', `Refresh failed (${trigger}); session kept, retrying`);
+  onRefresh(event) {
+    const line = describeRefresh(event);
+    if (line) log.add(line.kind, line.text);
   },
-  onSessionEnd({ reason }) {
-    log.add(reason === 'logout' ? 'logout' : 'ended', reason === 'logout' ? 'Logged out' : 'Session ended: the server rejected the refresh token');
+  onSessionEnd(event) {
+    log.add(event.reason === 'logout' ? 'logout' : 'ended', describeSessionEnd(event).reason);
   },
 });
 

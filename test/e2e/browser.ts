@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { type Demo, startDemo } from '../../demo/startDemo';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -44,4 +44,23 @@ export function useDemoInChromium() {
     await session.demo?.close();
   });
   return session;
+}
+
+/**
+ * A demo of its own whose auth server and token handler read a clock the test moves on: `clock.skew` ms ahead
+ * of the real one (0 until set). `Date.now` is replaced for the test file from the start of the describe block.
+ */
+export function useDemoWithMovableClock(options: { accessTokenTtl: number }) {
+  const realNow = Date.now;
+  const clock = { skew: 0, demo: {} as Demo };
+  beforeAll(async () => {
+    // The server and the handler read `Date.now` when the demo starts: it must be the movable one by then.
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + clock.skew);
+    clock.demo = await startDemo({ port: 0, ...options });
+  });
+  afterAll(async () => {
+    await clock.demo.close?.();
+    vi.restoreAllMocks();
+  });
+  return clock;
 }

@@ -49,9 +49,8 @@ describe('the demo app in Chromium', () => {
     await page.locator('input[name=email]').fill('cashier@demo.test');
     await page.locator('input[name=password]').fill('wrong');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    // The service's own words: the prefix differs by transport ("loginWithEmailPassword was rejected: …" over
-    // GraphQL, "login was refused: …" through the token handler the demo uses now).
-    await page.getByRole('alert').getByText('Invalid email or password').waitFor();
+    // In plain words, not the library's ("login was rejected: Invalid email or password").
+    await page.getByRole('alert').getByText('Wrong e-mail or password.').waitFor();
 
     await page.getByTestId('account-Cashier').click();
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,7 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Demo, startDemo } from '../../demo/startDemo';
-import { useDemoInChromium } from './browser';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useDemoInChromium, useDemoWithMovableClock } from './browser';
 
 const session = useDemoInChromium();
 const COOKIE = '__Host-token-pair';
@@ -272,24 +271,13 @@ describe('the demo in token-handler mode, in Chromium', () => {
 });
 
 describe('a logout whose answer never reached the browser, with 10-minute access tokens', () => {
-  // The handler and its rotation cache read `Date.now` when the demo starts: a clock this test can move on,
-  // instead of waiting out the handler's 30-second grace time.
-  const realNow = Date.now;
-  let skew = 0;
-  let demo: Demo;
-  beforeAll(async () => {
-    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-    demo = await startDemo({ port: 0, accessTokenTtl: 600 });
-  });
-  afterAll(async () => {
-    await demo?.close();
-    vi.restoreAllMocks();
-  });
+  // A clock this test can move on, instead of waiting out the handler's 30-second grace time.
+  const clock = useDemoWithMovableClock({ accessTokenTtl: 600 });
 
   it('a tab opened a minute later is not handed the logged-out session', async () => {
     const context = await isolatedContext();
     const page = await context.newPage();
-    await page.goto(demo.url);
+    await page.goto(clock.demo.url);
     await page.getByTestId('account-ADMIN').click();
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('me-id').waitFor();
@@ -297,23 +285,23 @@ describe('a logout whose answer never reached the browser, with 10-minute access
     // The tab closes right after the click, while the slow upstream holds /auth/logout up.
     const [saved] = (await context.cookies()).filter((cookie) => cookie.name === COOKIE);
     expect(saved).toBeDefined();
-    demo.server.faults.delayMs['logout'] = 400;
+    clock.demo.server.faults.delayMs['logout'] = 400;
     await page.getByTestId('logout').click();
     await page.close();
-    await vi.waitFor(() => expect(demo.server.stats.logoutCalls).toBe(1));
+    await vi.waitFor(() => expect(clock.demo.server.stats.logoutCalls).toBe(1));
     await new Promise((resolve) => setTimeout(resolve, 600));
     // The logout is sent with keepalive: its answer still cleared the cookie after the tab was gone.
     expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain(COOKIE);
     // An answer that never arrived (a network cut) would have left the cookie in place: put it back.
     await context.addCookies([saved!]);
 
-    skew = 60_000;
+    clock.skew = 60_000;
     const tab = await context.newPage();
     const restores: number[] = [];
     tab.on('response', (response) => {
       if (new URL(response.url()).pathname === '/auth/refresh') restores.push(response.status());
     });
-    await tab.goto(demo.url);
+    await tab.goto(clock.demo.url);
     await tab.getByTestId('login-form').waitFor({ timeout: 5000 });
     await tab.waitForTimeout(1000);
     expect(await seenOn(tab)).toEqual(['login-form']);
