@@ -1,11 +1,12 @@
+// From the server's own module: the testing entry's React helpers are no part of the demo server.
+import type { SubscriptionServer } from '../../src/testing/attachSubscriptions.ts';
 import {
   createTestAuthServer,
-  type SubscriptionServer,
   type TestAuthServer,
   type TestAuthServerFaults,
   type TestAuthServerOptions,
   type TestAuthServerStats,
-} from '../../src/testing/index.ts';
+} from '../../src/testing/createTestAuthServer.ts';
 
 /** Options of {@link createAuthServer}: those of `createTestAuthServer`, with the demo's defaults. */
 export interface AuthServerOptions extends Omit<TestAuthServerOptions, 'clock'> {

@@ -1,8 +1,6 @@
 import { type ApolloCache, ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
-import { ApolloProvider } from '@apollo/client/react';
-import { type ReactElement, type ReactNode, StrictMode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { type TokenAuth, type TokenAuthOptions, createTokenAuth } from '../index';
-import { TokenAuthProvider } from '../react/index';
 import { type TestAuthServer, type TestAuthServerOptions, createTestAuthServer } from './createTestAuthServer';
 import { type TestClock, createTestClock } from './createTestClock';
 import type { SeedUser, TestUser } from './users';
@@ -64,6 +62,10 @@ export interface TestSession {
  * against a spec-true server in-process, on a test clock. The test controls login (`auth.login`), logout,
  * expiry (`expire()`, `clock.advance`) and the end of the session (`endSession()`).
  *
+ * @remarks
+ * React, `@apollo/client/react` and `apollo-link-token-pair/react` are loaded here, when a session is created,
+ * so the rest of `apollo-link-token-pair/testing` works in a project without React.
+ *
  * @example
  * ```tsx
  * const session = await createTestSession({ user: { email: 'ada@example.test', role: 'Cashier' } });
@@ -85,6 +87,11 @@ export async function createTestSession(options: TestSessionOptions = {}): Promi
     link: ApolloLink.from([auth.link, new HttpLink({ uri, fetch: server.fetch })]),
     cache: options.cache ?? new InMemoryCache(),
   });
+  const [{ createElement, StrictMode }, { ApolloProvider }, { TokenAuthProvider }] = await Promise.all([
+    import('react'),
+    import('@apollo/client/react'),
+    import('../react/index'),
+  ]);
   if (options.signedIn ?? true) await auth.login(user.email, user.password);
 
   return {
@@ -93,13 +100,12 @@ export async function createTestSession(options: TestSessionOptions = {}): Promi
     server,
     clock,
     user,
-    wrapper: ({ children }) => (
-      <StrictMode>
-        <ApolloProvider client={client}>
-          <TokenAuthProvider auth={auth}>{children}</TokenAuthProvider>
-        </ApolloProvider>
-      </StrictMode>
-    ),
+    wrapper: ({ children }) =>
+      createElement(
+        StrictMode,
+        null,
+        createElement(ApolloProvider, { client, children: createElement(TokenAuthProvider, { auth, children }) }),
+      ),
     expire: () => server.expireAllAccessTokens(),
     async endSession() {
       server.revokeAllSessions();
