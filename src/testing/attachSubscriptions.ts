@@ -3,6 +3,7 @@ import { execute, parse, subscribe, validate, type GraphQLError } from 'graphql'
 import type { WebSocket } from 'ws';
 import type { Clock } from '../index';
 import { authError } from './authError';
+import { importNodeOnly } from './importNodeOnly';
 import type { AuthService } from './createAuthService';
 import { schema } from './schema';
 import { STATS_HISTORY_LIMIT } from './stats';
@@ -119,7 +120,10 @@ export function createSubscriptionEndpoint(options: SubscriptionServerOptions): 
   async function attach(server: Server): Promise<boolean> {
     let modules: [typeof import('ws'), typeof import('graphql-ws/use/ws')];
     try {
-      modules = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
+      modules = await Promise.all([
+        importNodeOnly<typeof import('ws')>('ws'),
+        importNodeOnly<typeof import('graphql-ws/use/ws')>('graphql-ws/use/ws'),
+      ]);
     } catch {
       return false;
     }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { importNodeOnly } from './importNodeOnly';
 
 /** What a handler answers: a response, or `'lost'` for a request whose answer never arrives (the socket dies). */
 export type HandlerAnswer = Response | 'lost';
@@ -25,7 +26,7 @@ export async function serveHttp(
   host: string,
   beforeListen: (server: Server) => Promise<unknown>,
 ): Promise<HttpListener> {
-  const { createServer } = await import('node:http');
+  const { createServer } = await importNodeOnly<typeof import('node:http')>('node:http');
   const server = createServer((req, res) => {
     const gone = new AbortController();
     // The client hung up: a delayed or hung request stops waiting for nobody.
