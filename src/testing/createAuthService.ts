@@ -135,6 +135,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
         context.hung?.();
         await pauses.wait(undefined, context.signal);
       }
+      if (faults.rejectRefresh) throw authError('INVALID_REFRESH_TOKEN', 'Refresh token refused by the test');
       context.dropResponse ||= takeDrop(faults);
 
       const claims = await signer.verifyRefresh(token);

@@ -40,11 +40,15 @@ export interface TestAuthServerOptions {
 
 /** What a server has seen since it started or since `resetStats()`. */
 export interface TestAuthServerStats {
+  /** `loginWithEmailPassword` calls, successful or not. */
   loginCalls: number;
+  /** `refreshToken` calls, whatever their outcome. */
   refreshCalls: number;
+  /** `refreshToken` calls that rotated the pair. */
   refreshSuccesses: number;
   /** Refreshes with a spent refresh token: each revoked its session. */
   reuseDetections: number;
+  /** `logout` calls, successful or not. */
   logoutCalls: number;
   /** Count of TOKEN_EXPIRED errors sent. */
   tokenExpired: number;
@@ -77,6 +81,11 @@ export interface TestAuthServerFaults {
   failNext: Array<{ field?: string; status: number; body: string; contentType?: string }>;
   /** When true, refreshToken requests never answer, until the client aborts them or the server closes. */
   hangRefresh: boolean;
+  /**
+   * When true, refreshToken is refused with `INVALID_REFRESH_TOKEN` whatever token it gets, and nothing is
+   * rotated or revoked: a verdict that ends the client's session, as a service that lost it would give.
+   */
+  rejectRefresh: boolean;
 }
 
 /**

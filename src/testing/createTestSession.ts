@@ -63,6 +63,10 @@ export interface TestSession {
  * expiry (`expire()`, `clock.advance`) and the end of the session (`endSession()`).
  *
  * @remarks
+ * No fake timers, and no `MockedProvider`: Apollo, React and `findBy…`/`waitFor` keep the real timers they
+ * need, while the token timers run on the test clock (`await act(() => session.clock.advance(ms))`). Fake
+ * timers would stop Apollo's and Testing Library's own waits; mocked responses cannot rotate a token.
+ *
  * React, `@apollo/client/react` and `apollo-link-token-pair/react` are loaded here, when a session is created,
  * so the rest of `apollo-link-token-pair/testing` works in a project without React.
  *

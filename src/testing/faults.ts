@@ -5,7 +5,7 @@ export type QueuedFailure = TestAuthServerFaults['failNext'][number];
 
 /** The faults of a fresh server: none. */
 export function noFaults(): TestAuthServerFaults {
-  return { delayMs: {}, dropRefreshResponses: 0, failNext: [], hangRefresh: false };
+  return { delayMs: {}, dropRefreshResponses: 0, failNext: [], hangRefresh: false, rejectRefresh: false };
 }
 
 /** Removes and returns the first queued failure that applies to a request for `fields`. */

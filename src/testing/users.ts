@@ -4,7 +4,9 @@ import { CLUBS, type Club } from './clubs';
 export interface TestUser {
   /** Opaque user id, the tokens' `sub`. @defaultValue `u_1`, `u_2` … by position */
   readonly id?: string;
+  /** What it logs in with, and the `email` claim of its access tokens. */
   readonly email: string;
+  /** What it logs in with. */
   readonly password: string;
   /** The `role` claim: `OWNER`, the built-in `ADMIN`, or a custom role's name. */
   readonly role: string;

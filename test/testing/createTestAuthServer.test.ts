@@ -145,6 +145,17 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     expect(server.stats.refreshCalls).toBe(2);
   });
 
+  it('fault: rejectRefresh refuses every refresh with INVALID_REFRESH_TOKEN, rotating and revoking nothing', async () => {
+    const server = start();
+    const pair = await login(server);
+    server.faults.rejectRefresh = true;
+    const refused = await gql(server, REFRESH, { token: pair.refreshToken });
+    expect(refused.body.errors?.[0]).toMatchObject({ message: 'Refresh token refused by the test', extensions: { code: 'INVALID_REFRESH_TOKEN' } });
+    server.faults.rejectRefresh = false;
+    expect((await gql(server, REFRESH, { token: pair.refreshToken })).body.data?.['refreshToken']).toBeDefined();
+    expect(server.stats).toMatchObject({ refreshCalls: 2, refreshSuccesses: 1, reuseDetections: 0 });
+  });
+
   it('fault: delayMs delays the named field only', async () => {
     const server = start();
     const pair = await login(server);
