@@ -3,11 +3,8 @@
 const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'react-dom'];
 // The entries beside the core import it from ./index.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js'] });
-// ./testing loads ./react (for createTestSession's wrapper), and node:http, ws and graphql-ws (for listen()) when called.
-const withoutCoreAndReact = (config) => ({
-  ...config,
-  external: [...(config.external ?? []), './index.js', './react.js', 'node:http', 'ws', 'graphql-ws'],
-});
+// ./testing loads ./react when createTestSession is called (node:http and ws for listen() are not bundled).
+const withoutCoreAndReact = (config) => ({ ...config, external: [...(config.external ?? []), './index.js', './react.js'] });
 
 module.exports = [
   {
