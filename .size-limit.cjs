@@ -3,6 +3,8 @@
 const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'react-dom'];
 // The entries beside the core import it from ./index.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js'] });
+// ./testing loads ./react when createTestSession is called (node:http and ws for listen() are not bundled).
+const withoutCoreAndReact = (config) => ({ ...config, external: [...(config.external ?? []), './index.js', './react.js'] });
 
 module.exports = [
   {
@@ -32,4 +34,6 @@ module.exports = [
   { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '4.7 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './ws, without the core', path: 'dist/ws.js', limit: '1.5 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  // Test-only: none of it reaches the core or ./react bundles (the rows above are unchanged by it).
+  { name: './testing, without the core and ./react', path: 'dist/testing.js', limit: '7.5 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCoreAndReact },
 ];

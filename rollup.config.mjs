@@ -3,16 +3,18 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 const src = fileURLToPath(new URL('./src/', import.meta.url));
-// Entries beside the core refer to it through `./index`, never through a copy of it.
-const SATELLITES = ['react', 'service', 'server', 'ws'];
-const inSatellite = (id) => SATELLITES.some((name) => id.startsWith(`${src}${name}/`));
+// Entries beside the core refer to it through `./index`, never through a copy of it; `testing` refers to
+// `react` through `./react` in the same way (two copies of its context would not see each other).
+const SATELLITES = ['react', 'service', 'server', 'ws', 'testing'];
+const satelliteOf = (id) => SATELLITES.find((name) => id.startsWith(`${src}${name}/`));
 
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
-// A satellite may import only what the root entry exports (CI loads every built entry to check it).
-const satelliteExternal = (id) => isBare(id) || (id.startsWith(src) && !inSatellite(id));
-const toCore = (extension) => (id) => (id.startsWith(src) ? `./index.${extension}` : id);
+// A satellite may import only what the root entry (or another satellite's index) exports: CI loads every
+// built entry to check it.
+const satelliteExternal = (self) => (id) => isBare(id) || (id.startsWith(src) && satelliteOf(id) !== self);
+const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id) ?? 'index'}.${extension}` : id);
 
 const js = (input, external, name) => ({
   input: { [name]: input },
@@ -38,7 +40,7 @@ export default [
   js('src/index.ts', isBare, 'index'),
   types('src/index.ts', isBare, 'index'),
   ...SATELLITES.flatMap((name) => [
-    js(`src/${name}/index.ts`, satelliteExternal, name),
-    types(`src/${name}/index.ts`, satelliteExternal, name),
+    js(`src/${name}/index.ts`, satelliteExternal(name), name),
+    types(`src/${name}/index.ts`, satelliteExternal(name), name),
   ]),
 ];

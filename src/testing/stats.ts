@@ -1,10 +1,10 @@
-import type { AuthServerStats } from './createAuthServer.ts';
+import type { TestAuthServerStats } from './createTestAuthServer';
 
 /** How many entries each of the stats' arrays keeps (the most recent ones). */
 export const STATS_HISTORY_LIMIT = 10_000;
 
 /** The stats of a fresh server: all zero and empty. */
-export function emptyStats(): AuthServerStats {
+export function emptyStats(): TestAuthServerStats {
   return {
     loginCalls: 0,
     refreshCalls: 0,
@@ -20,7 +20,7 @@ export function emptyStats(): AuthServerStats {
 }
 
 /** Zeroes `stats` in place, so references held by tests stay live. */
-export function clearStats(stats: AuthServerStats): void {
+export function clearStats(stats: TestAuthServerStats): void {
   const { authorizationHeaders, refreshTokensSubmitted, refreshTokensIssued } = stats;
   for (const history of [authorizationHeaders, refreshTokensSubmitted, refreshTokensIssued]) history.length = 0;
   Object.assign(stats, emptyStats(), { authorizationHeaders, refreshTokensSubmitted, refreshTokensIssued });
@@ -33,7 +33,7 @@ export function pushBounded(history: string[], entry: string): void {
 }
 
 /** The stats as `GET /control/stats` reports them: counters only, plus the number of requests seen. */
-export function statsSummary(stats: AuthServerStats): Record<string, number> {
+export function statsSummary(stats: TestAuthServerStats): Record<string, number> {
   const { authorizationHeaders, refreshTokensSubmitted: _submitted, refreshTokensIssued: _issued, ...counters } = stats;
   return { ...counters, authorizationHeaders: authorizationHeaders.length };
 }

@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { authError } from './authError.ts';
-import type { AuthServerFaults, AuthServerStats } from './createAuthServer.ts';
-import type { AccessClaims, Refusal, TokenSigner } from './createTokenSigner.ts';
-import { delayField, hang, takeDrop } from './faults.ts';
-import { pushBounded } from './stats.ts';
-import { USERS, visibleClubs, type SeedUser } from './users.ts';
+import type { TokenPair } from '../index';
+import { authError } from './authError';
+import type { TestAuthServerFaults, TestAuthServerStats } from './createTestAuthServer';
+import type { AccessClaims, Refusal, TokenSigner } from './createTokenSigner';
+import { takeDrop, type Pauses } from './faults';
+import { pushBounded } from './stats';
+import { visibleClubs, type SeedUser } from './users';
+
+const randomUUID = () => crypto.randomUUID();
 
 /** What the resolvers know of the HTTP request they serve. */
 export interface RequestContext {
@@ -12,13 +14,12 @@ export interface RequestContext {
   authorization: string;
   /** Set by a refreshToken resolver whose request must end by destroying the socket instead of answering. */
   dropResponse: boolean;
+  /** Aborts when the client gives up on the request. */
+  signal?: AbortSignal;
+  /** Called when the request starts to hang on purpose (`faults.hangRefresh`): a test clock stops waiting for it. */
+  hung?: () => void;
 }
 
-/** An access token and the refresh token of the same session. */
-export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-}
 
 /** Lifetimes (seconds) that override the service defaults for one pair. */
 export interface TokenTtls {
@@ -31,10 +32,11 @@ export interface AuthServiceOptions {
   signer: TokenSigner;
   accessTokenTtl: number;
   refreshTokenTtl: number;
-  stats: AuthServerStats;
-  faults: AuthServerFaults;
-  /** Aborts when the server closes, ending delayed and hung resolvers. */
-  signal: AbortSignal;
+  users: readonly SeedUser[];
+  stats: TestAuthServerStats;
+  faults: TestAuthServerFaults;
+  /** The waits of delayed and hung resolvers, ended when the server closes. */
+  pauses: Pauses;
 }
 
 /** The sessions and resolvers of one auth server. */
@@ -45,7 +47,8 @@ export interface AuthService {
    * Whose `Authorization` value this is, checked as every authenticated field checks it (expiry, the mark of
    * `expireAllAccessTokens`, revocation). Throws the field's error: `UNAUTHENTICATED` or `TOKEN_EXPIRED`.
    */
-  authenticate(authorization: string): Promise<{ user: SeedUser; claims: AccessClaims & { exp: number } }>;
+  authenticate(authorization: string): Promise<{ user: SeedUser; claims: AccessClaims & { exp?: number } }>;
+  /** Opens a session for the user with `email` as login would, without counting a login. */
   issueTokens(email: string, ttls?: TokenTtls): Promise<TokenPair>;
   expireAllAccessTokens(): void;
   revokeAllSessions(): void;
@@ -53,7 +56,11 @@ export interface AuthService {
 
 /** Creates the sessions and resolvers of one auth server, all state held in this closure. */
 export function createAuthService(options: AuthServiceOptions): AuthService {
-  const { signer, stats, faults, signal } = options;
+  const { signer, stats, faults, pauses, users } = options;
+  const delayField = (field: string, context: RequestContext) => {
+    const ms = faults.delayMs[field] ?? 0;
+    return ms > 0 ? pauses.wait(ms, context.signal) : undefined;
+  };
   // A revoked session is deleted, which refuses every token of its family at once.
   const sessions = new Map<string, { user: SeedUser; refreshJti: string }>();
   let lastSerial = 0;
@@ -84,7 +91,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
     if (claims === 'expired' || claims.n < expiredBelow) throw authError('TOKEN_EXPIRED', 'Access token expired');
     const session = sessions.get(claims.sid);
     if (session === undefined) throw authError('UNAUTHENTICATED', 'Session revoked');
-    return { user: session.user, claims: claims as AccessClaims & { exp: number } };
+    return { user: session.user, claims };
   }
 
   const authenticatedUser = async (context: RequestContext) => (await authenticate(context.authorization)).user;
@@ -97,25 +104,25 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
 
   const rootValue = {
     async me(_args: unknown, context: RequestContext) {
-      await delayField(faults, 'me', signal);
+      await delayField('me', context);
       return authenticatedUser(context);
     },
 
     async clubs(_args: unknown, context: RequestContext) {
-      await delayField(faults, 'clubs', signal);
+      await delayField('clubs', context);
       return visibleClubs(await authenticatedUser(context));
     },
 
     async ping({ n }: { n?: number | null }, context: RequestContext) {
-      await delayField(faults, 'ping', signal);
+      await delayField('ping', context);
       await authenticatedUser(context);
       return n ?? 0;
     },
 
-    async loginWithEmailPassword({ email, password }: { email: string; password: string }) {
+    async loginWithEmailPassword({ email, password }: { email: string; password: string }, context: RequestContext) {
       stats.loginCalls += 1;
-      await delayField(faults, 'loginWithEmailPassword', signal);
-      const user = USERS.find((candidate) => candidate.email === email && candidate.password === password);
+      await delayField('loginWithEmailPassword', context);
+      const user = users.find((candidate) => candidate.email === email && candidate.password === password);
       if (user === undefined) throw authError('INVALID_CREDENTIALS', 'Invalid email or password');
       return { ...(await openSession(user)), user };
     },
@@ -123,8 +130,12 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
     async refreshToken({ token }: { token: string }, context: RequestContext) {
       stats.refreshCalls += 1;
       pushBounded(stats.refreshTokensSubmitted, token);
-      await delayField(faults, 'refreshToken', signal);
-      if (faults.hangRefresh) await hang(signal);
+      await delayField('refreshToken', context);
+      if (faults.hangRefresh) {
+        context.hung?.();
+        await pauses.wait(undefined, context.signal);
+      }
+      if (faults.rejectRefresh) throw authError('INVALID_REFRESH_TOKEN', 'Refresh token refused by the test');
       context.dropResponse ||= takeDrop(faults);
 
       const claims = await signer.verifyRefresh(token);
@@ -143,9 +154,9 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       return pair;
     },
 
-    async logout({ refreshToken }: { refreshToken: string }) {
+    async logout({ refreshToken }: { refreshToken: string }, context: RequestContext) {
       stats.logoutCalls += 1;
-      await delayField(faults, 'logout', signal);
+      await delayField('logout', context);
       const claims = await signer.verifyRefresh(refreshToken);
       if (typeof claims === 'string') throw refused(claims);
       // Any token of a live family ends it, even a spent one: logging out must not depend on rotation order.
@@ -158,8 +169,8 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
     rootValue,
     authenticate,
     async issueTokens(email, ttls) {
-      const user = USERS.find((candidate) => candidate.email === email);
-      if (user === undefined) throw new Error(`issueTokens: no seeded user with email ${email}`);
+      const user = users.find((candidate) => candidate.email === email);
+      if (user === undefined) throw new Error(`issueTokens: no user with the email ${email}`);
       return openSession(user, ttls);
     },
     expireAllAccessTokens() {

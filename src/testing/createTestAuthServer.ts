@@ -1,0 +1,345 @@
+import { graphql, type ExecutionResult } from 'graphql';
+import { type Clock, type TokenPair, systemClock } from '../index';
+import { createSubscriptionEndpoint, type SubscriptionServer } from './attachSubscriptions';
+import { onlyAuthErrors } from './authError';
+import { createAuthService, type RequestContext } from './createAuthService';
+import { createTokenSigner } from './createTokenSigner';
+import { createPauses, noFaults, takeFailure } from './faults';
+import { parseGraphqlBody, topLevelFields } from './graphqlRequest';
+import { schema } from './schema';
+import { serveHttp, type HandlerAnswer, type HttpListener } from './serveHttp';
+import { clearStats, emptyStats, pushBounded, statsSummary } from './stats';
+import { seedUsers, type SeedUser, type TestUser } from './users';
+
+/** Options of {@link createTestAuthServer}. */
+export interface TestAuthServerOptions {
+  /** Access token lifetime in seconds. @defaultValue `900` (the spec's 15 minutes) */
+  accessTokenTtl?: number;
+  /** Refresh token lifetime in seconds. @defaultValue `2_592_000` (the spec's 30 days) */
+  refreshTokenTtl?: number;
+  /** The accounts that can log in. @defaultValue {@link TEST_USERS}: owner, admin and cashier `@demo.test` */
+  users?: readonly TestUser[];
+  /** HS256 secret. @defaultValue a random 32-byte secret per server */
+  secret?: string | Uint8Array;
+  /**
+   * The server's clock: `iat`/`exp` of the tokens it signs, their verification, and the moment a WebSocket's
+   * token expires. Give it the {@link TestClock} the session runs on and tokens expire for both at once; a test
+   * clock also waits, in `advance()`, for the requests this server is serving.
+   * @defaultValue the system clock
+   */
+  clock?: Clock;
+  /**
+   * HTTP status of responses whose only errors are auth errors (TOKEN_EXPIRED, UNAUTHENTICATED, INVALID_*); a
+   * batch gets it when every result carries only auth errors.
+   * @defaultValue `200`, as GraphQL over HTTP with `application/json`
+   */
+  authErrorStatus?: number;
+  /** ms between two events of the `ticker` subscription (graphql-ws, once listening). @defaultValue `500` */
+  tickerInterval?: number;
+}
+
+/** What a server has seen since it started or since `resetStats()`. */
+export interface TestAuthServerStats {
+  /** `loginWithEmailPassword` calls, successful or not. */
+  loginCalls: number;
+  /** `refreshToken` calls, whatever their outcome. */
+  refreshCalls: number;
+  /** `refreshToken` calls that rotated the pair. */
+  refreshSuccesses: number;
+  /** Refreshes with a spent refresh token: each revoked its session. */
+  reuseDetections: number;
+  /** `logout` calls, successful or not. */
+  logoutCalls: number;
+  /** Count of TOKEN_EXPIRED errors sent. */
+  tokenExpired: number;
+  /** Every GraphQL POST (a batch counts once). */
+  requests: number;
+  /** The raw Authorization header of every GraphQL POST, '' when absent (the last 10 000). */
+  authorizationHeaders: string[];
+  /** Every token argument received by refreshToken, in order (the last 10 000). */
+  refreshTokensSubmitted: string[];
+  /** Every refresh token issued (by login, refresh or `issueTokens`), in order (the last 10 000). */
+  refreshTokensIssued: string[];
+}
+
+/** Faults a test switches on by mutating `server.faults`. */
+export interface TestAuthServerFaults {
+  /**
+   * Delay (ms, real time) before a top-level field ('refreshToken', 'me', 'clubs', 'ping',
+   * 'loginWithEmailPassword', 'logout') is resolved.
+   */
+  delayMs: Partial<Record<string, number>>;
+  /**
+   * Lost answers: the next N refreshToken calls are executed (a valid token is rotated), then the answer is
+   * lost: `fetch` rejects with a `TypeError` as on a network failure, and over HTTP the socket is destroyed.
+   */
+  dropRefreshResponses: number;
+  /**
+   * Queue of raw responses (a 5xx, a gateway's HTML, a 401…): the next request selecting `field` (any request
+   * without `field`) gets one, unexecuted.
+   */
+  failNext: Array<{ field?: string; status: number; body: string; contentType?: string }>;
+  /** When true, refreshToken requests never answer, until the client aborts them or the server closes. */
+  hangRefresh: boolean;
+  /**
+   * When true, refreshToken is refused with `INVALID_REFRESH_TOKEN` whatever token it gets, and nothing is
+   * rotated or revoked: a verdict that ends the client's session, as a service that lost it would give.
+   */
+  rejectRefresh: boolean;
+}
+
+/**
+ * A spec-true auth server for tests: in-process through {@link TestAuthServer.fetch}, or over HTTP and
+ * WebSocket once {@link TestAuthServer.listen | listening}.
+ */
+export interface TestAuthServer {
+  /**
+   * The server as a Fetch-API handler, with `fetch`'s signature: hand it to MSW, stub the global `fetch` with
+   * it, or pass it as the `fetch` of `createTokenAuth` and `HttpLink`. No port is opened. It serves
+   * `…/graphql` (POST, one operation or a batch) and `…/control/*`, whatever the origin; a relative URL is
+   * taken as on any origin.
+   * @example
+   * ```ts
+   * const server = createTestAuthServer();
+   * const auth = createTokenAuth({ uri: '/graphql', fetch: server.fetch });
+   * ```
+   */
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /**
+   * Node only: serves the same over HTTP, and graphql-ws at the same `/graphql` when the optional peers `ws`
+   * and `graphql-ws` are installed. Resolves the GraphQL URL, e.g. `http://127.0.0.1:PORT/graphql`.
+   * @param port - `0` (default) picks a free one.
+   * @param host - default `127.0.0.1`.
+   */
+  listen(port?: number, host?: string): Promise<string>;
+  /** The GraphQL URL once listening, '' before. */
+  readonly url: string;
+  /**
+   * Ends every delayed or hung request (in-process: `fetch` rejects), stops listening and destroys every
+   * open socket. The server answers nothing after it.
+   */
+  close(): Promise<void>;
+  /** Counters and histories; `resetStats()` zeroes them in place. */
+  readonly stats: TestAuthServerStats;
+  /** Fault switches; mutate them. */
+  readonly faults: TestAuthServerFaults;
+  /** Zeroes every counter and empties the histories, in place. */
+  resetStats(): void;
+  /**
+   * Every access token issued so far is answered with TOKEN_EXPIRED from now on; later ones are fine. Sockets
+   * authenticated with one are treated as `ws.onExpiry` says.
+   */
+  expireAllAccessTokens(): void;
+  /** Revokes every session: all its access and refresh tokens are refused, and its sockets closed with 4403. */
+  revokeAllSessions(): void;
+  /** The graphql-ws endpoint at the same `/graphql` (once listening): its controls and counters. */
+  readonly ws: SubscriptionServer;
+  /** Opens a session for a user as login would (without counting a login), to pre-fill a client's store. */
+  issueTokens(email: string, opts?: { accessTokenTtl?: number; refreshTokenTtl?: number }): Promise<TokenPair>;
+  /** The accounts that can log in. */
+  readonly users: readonly SeedUser[];
+}
+
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization, content-type',
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+};
+
+// Relative URLs (`createTokenAuth({ uri: '/graphql', fetch: server.fetch })`) resolve against this origin.
+const ANY_ORIGIN = 'http://test-auth-server.invalid';
+
+/**
+ * Creates an in-memory auth server that implements the token service spec: `loginWithEmailPassword`,
+ * `refreshToken` (single use, a reused token revokes its session), `logout` (revokes both tokens), `me`,
+ * `TOKEN_EXPIRED` at the access token's `exp`; plus sample authenticated fields (`ping(n)`, `clubs`) and a
+ * `ticker` subscription, fault switches and counters.
+ *
+ * @remarks
+ * The Fetch handler (`server.fetch`) runs anywhere WebCrypto does: Node, a browser under MSW, a worker. Only
+ * `listen()` needs Node. Access tokens carry `sub`, `email`, `role`, `sid`, `jti`, `typ`, `iat`, `exp` (and a
+ * custom role's `clubPermissions`/`orgPermissions`); errors carry `extensions.code`: `TOKEN_EXPIRED`,
+ * `UNAUTHENTICATED`, `INVALID_CREDENTIALS`, `INVALID_REFRESH_TOKEN`, `BAD_REQUEST`.
+ *
+ * @example In-process, with MSW:
+ * ```ts
+ * import { http } from 'msw';
+ * import { setupServer } from 'msw/node';
+ *
+ * const auth = createTestAuthServer({ users: [{ email: 'ada@example.test', password: 'pw', role: 'ADMIN' }] });
+ * const msw = setupServer(http.post('https://api.example.test/graphql', ({ request }) => auth.fetch(request)));
+ * msw.listen();
+ * ```
+ * @example Over HTTP:
+ * ```ts
+ * const server = createTestAuthServer({ accessTokenTtl: 60 });
+ * const url = await server.listen(); // http://127.0.0.1:PORT/graphql
+ * server.faults.hangRefresh = true;
+ * await server.close();
+ * ```
+ */
+export function createTestAuthServer(options: TestAuthServerOptions = {}): TestAuthServer {
+  const stats = emptyStats();
+  const faults = noFaults();
+  const pauses = createPauses();
+  const clock = options.clock ?? systemClock;
+  const track = (clock as { track?: (work: PromiseLike<unknown>) => void }).track?.bind(clock);
+  const authErrorStatus = options.authErrorStatus ?? 200;
+  const secret =
+    options.secret === undefined
+      ? crypto.getRandomValues(new Uint8Array(32))
+      : typeof options.secret === 'string'
+        ? new TextEncoder().encode(options.secret)
+        : options.secret;
+  const users = seedUsers(options.users);
+  const service = createAuthService({
+    signer: createTokenSigner(secret, () => clock.now()),
+    accessTokenTtl: options.accessTokenTtl ?? 900,
+    refreshTokenTtl: options.refreshTokenTtl ?? 2_592_000,
+    users,
+    stats,
+    faults,
+    pauses,
+  });
+  const ws = createSubscriptionEndpoint({ service, tickerInterval: options.tickerInterval ?? 500, clock });
+  let http: HttpListener | undefined;
+  let url = '';
+
+  async function handleGraphql(request: Request, hung: () => void): Promise<HandlerAnswer> {
+    const authorization = request.headers.get('authorization') ?? '';
+    stats.requests += 1;
+    pushBounded(stats.authorizationHeaders, authorization);
+
+    const body = parseGraphqlBody(await request.text());
+    if ('error' in body) return error(400, 'BAD_REQUEST', body.error);
+
+    const failure = takeFailure(faults, body.requests.flatMap(topLevelFields));
+    if (failure !== undefined) {
+      return answer(new Response(failure.body, { status: failure.status, headers: { 'content-type': failure.contentType ?? 'application/json' } }));
+    }
+
+    // One context for a batch: one lost answer loses the whole HTTP response.
+    const contextValue: RequestContext = { authorization, dropResponse: false, signal: request.signal, hung };
+    const results: ExecutionResult[] = await Promise.all(
+      body.requests.map((operation) =>
+        graphql({
+          schema,
+          source: operation.query,
+          rootValue: service.rootValue,
+          contextValue,
+          variableValues: operation.variables,
+          operationName: operation.operationName,
+        }),
+      ),
+    );
+    if (pauses.closed || contextValue.dropResponse) return 'lost';
+    for (const result of results) {
+      // Counted from the response, as graphql-js keeps only the first error when sibling fields fail together.
+      stats.tokenExpired += result.errors?.filter((e) => e.extensions['code'] === 'TOKEN_EXPIRED').length ?? 0;
+    }
+    const status = results.every((result) => onlyAuthErrors(result.errors)) ? authErrorStatus : 200;
+    return json(status, body.batch ? results : results[0]);
+  }
+
+  const controls: Record<string, { method: 'GET' | 'POST'; run(): unknown }> = {
+    'expire-access-tokens': { method: 'POST', run: expireAllAccessTokens },
+    'revoke-sessions': { method: 'POST', run: revokeAllSessions },
+    'reset-stats': { method: 'POST', run: () => clearStats(stats) },
+    stats: { method: 'GET', run: () => statsSummary(stats) },
+  };
+
+  async function handle(request: Request, hung: () => void): Promise<HandlerAnswer> {
+    if (pauses.closed) return 'lost';
+    const path = new URL(request.url).pathname;
+    const control = /\/control\/([^/]+)$/.exec(path)?.[1];
+    const route = path.endsWith('/graphql')
+      ? { method: 'POST', run: undefined }
+      : control !== undefined && Object.hasOwn(controls, control)
+        ? controls[control]!
+        : undefined;
+    if (route === undefined) return error(404, 'NOT_FOUND', `No route for ${path}`);
+    if (request.method === 'OPTIONS') return answer(new Response(null, { status: 204 }));
+    if (request.method !== route.method) {
+      const response = error(405, 'METHOD_NOT_ALLOWED', `${path} accepts ${route.method}`);
+      response.headers.set('allow', `${route.method}, OPTIONS`);
+      return response;
+    }
+    try {
+      if (route.run === undefined) return await handleGraphql(request, hung);
+      const result = route.run();
+      return json(200, result ?? { ok: true });
+    } catch (failure) {
+      return pauses.closed ? 'lost' : error(500, 'INTERNAL_SERVER_ERROR', String(failure));
+    }
+  }
+
+  // A test clock waits in `advance()` for each request until it is answered, or until it hangs on purpose.
+  function served(request: Request): Promise<HandlerAnswer> {
+    let hung!: () => void;
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    const work = handle(request, hung);
+    track?.(Promise.race([work, hanging]));
+    return work;
+  }
+
+  async function fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const request = new Request(typeof input === 'string' || input instanceof URL ? new URL(input, ANY_ORIGIN) : input, init);
+    const { signal } = request;
+    signal.throwIfAborted();
+    let abort!: () => void;
+    const aborted = new Promise<never>((_, reject) => (abort = () => reject(signal.reason)));
+    signal.addEventListener('abort', abort, { once: true });
+    const response = await Promise.race([served(request), aborted]).finally(() => signal.removeEventListener('abort', abort));
+    if (response === 'lost') throw new TypeError('fetch failed', { cause: new Error('The test server lost the answer') });
+    return response;
+  }
+
+  function expireAllAccessTokens(): void {
+    service.expireAllAccessTokens();
+    ws.controls.expireAll();
+  }
+
+  function revokeAllSessions(): void {
+    service.revokeAllSessions();
+    ws.controls.revokeAll();
+  }
+
+  return {
+    fetch,
+    async listen(port = 0, host = '127.0.0.1') {
+      if (http) throw new Error('The test server is listening already');
+      http = await serveHttp(served, port, host, (server) => ws.attach(server));
+      url = `${http.origin}/graphql`;
+      return url;
+    },
+    get url() {
+      return url;
+    },
+    async close() {
+      pauses.close(new Error('The test server closed'));
+      await ws.close();
+      await http?.close();
+    },
+    stats,
+    faults,
+    resetStats: () => clearStats(stats),
+    expireAllAccessTokens,
+    revokeAllSessions,
+    ws: ws.controls,
+    issueTokens: service.issueTokens,
+    users,
+  };
+}
+
+function answer(response: Response): Response {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
+function json(status: number, body: unknown): Response {
+  return answer(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } }));
+}
+
+function error(status: number, code: string, message: string): Response {
+  return json(status, { errors: [{ message, extensions: { code } }] });
+}
