@@ -40,7 +40,7 @@ declare module 'expo-secure-store' {
   export function deleteItemAsync(key: string, options?: SecureStoreOptions): Promise<void>;
 }
 
-// next 15/16: middleware's request and response.
+// next 15/16: the request and response of middleware.ts (proxy.ts in 16).
 declare module 'next/server' {
   export class NextRequest extends Request {
     readonly nextUrl: URL;
