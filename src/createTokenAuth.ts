@@ -50,6 +50,8 @@ export interface TokenAuth {
  *
  * @example
  * ```ts
+ * import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+ *
  * const auth = createTokenAuth({ uri: '/graphql' });
  * const client = new ApolloClient({
  *   link: ApolloLink.from([auth.link, new HttpLink({ uri: '/graphql' })]),

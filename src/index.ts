@@ -1,3 +1,10 @@
+/**
+ * The session, its Apollo link, the stores and the transports: `createTokenAuth` and what it is built from.
+ * React-free.
+ *
+ * @packageDocumentation
+ * @module apollo-link-token-pair
+ */
 export { createTokenAuth, type TokenAuth } from './createTokenAuth';
 export type { TokenAuthOptions, SessionEndEvent, RefreshEvent, RefreshTrigger } from './core/TokenAuthOptions';
 export type { TokenAuthState, TokenUser, SessionEnd } from './core/TokenAuthState';

@@ -18,7 +18,10 @@ export interface TokenAuthOptions {
    * refresh and logout go to it, and the refresh token lives in its `HttpOnly` cookie, never in the page. A
    * page load restores the session with one refresh (`loading` until it knows), and the tabs of the origin
    * follow each other's login and logout. `store` is not used then.
-   * @example `createTokenAuth({ tokenHandler: '/auth' })`
+   * @example
+   * ```ts
+   * const auth = createTokenAuth({ tokenHandler: '/auth' });
+   * ```
    */
   tokenHandler?: string;
   /**

@@ -30,12 +30,21 @@ export type MaybePromise<T> = T | Promise<T>;
  * in browser `localStorage` or in a plain file. Writes are issued one at a time, in the order the session
  * changed, so an asynchronous store never ends with an older pair than the newest one.
  *
- * @example
+ * @example React Native, with react-native-keychain 10:
  * ```ts
+ * import * as Keychain from 'react-native-keychain';
+ *
  * const store: TokenStore = {
- *   get: async () => JSON.parse((await Keychain.getGenericPassword())?.password ?? 'null'),
- *   set: (pair) => Keychain.setGenericPassword('tokens', JSON.stringify(pair)),
- *   clear: () => Keychain.resetGenericPassword(),
+ *   async get() {
+ *     const entry = await Keychain.getGenericPassword({ service: 'tokens' });
+ *     return entry ? (JSON.parse(entry.password) as TokenPair) : null;
+ *   },
+ *   async set(pair) {
+ *     await Keychain.setGenericPassword('pair', JSON.stringify(pair), { service: 'tokens' });
+ *   },
+ *   async clear() {
+ *     await Keychain.resetGenericPassword({ service: 'tokens' });
+ *   },
  * };
  * ```
  */

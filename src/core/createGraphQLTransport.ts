@@ -18,7 +18,12 @@ export interface GraphQLTransportOptions {
   /**
    * Documents for a server whose mutations have other names. Each declares the spec's variables (`$email` and
    * `$password`; `$token`; `$refreshToken`) and aliases its root field and result fields to the spec's names.
-   * @example `mutation($token:String!){refreshToken:renewSession(refresh:$token){accessToken:jwt refreshToken:renewal}}`
+   * @example A refresh document for a server whose mutation is named renewSession:
+   * ```graphql
+   * mutation ($token: String!) {
+   *   refreshToken: renewSession(refresh: $token) { accessToken: jwt refreshToken: renewal }
+   * }
+   * ```
    */
   documents?: { login?: string; refresh?: string; logout?: string };
 }

@@ -43,6 +43,8 @@ export interface SplitTokenStoreOptions {
  *
  * @example Expo SecureStore:
  * ```ts
+ * import * as SecureStore from 'expo-secure-store';
+ *
  * const store = createSplitTokenStore({
  *   get: () => SecureStore.getItemAsync('refreshToken'),
  *   set: (value) => SecureStore.setItemAsync('refreshToken', value),

@@ -8,6 +8,8 @@ import { hasErrorCode } from './isTokenExpiredError';
  *
  * @example Refresh only on the GraphQL code, not on every 401:
  * ```ts
+ * import { CombinedGraphQLErrors } from '@apollo/client';
+ *
  * createTokenAuth({ uri, isUnauthenticatedError: (error) => CombinedGraphQLErrors.is(error) && isUnauthenticatedError(error) });
  * ```
  */

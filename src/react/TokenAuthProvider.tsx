@@ -27,6 +27,8 @@ export interface TokenAuthProviderProps {
  *
  * @example
  * ```tsx
+ * import { ApolloProvider } from '@apollo/client/react';
+ *
  * <ApolloProvider client={client}>
  *   <TokenAuthProvider auth={auth}>
  *     <App />

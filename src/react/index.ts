@@ -1,3 +1,9 @@
+/**
+ * The React binding: `TokenAuthProvider`, `useAuth` and `AuthGate`, for React 18 and 19.
+ *
+ * @packageDocumentation
+ * @module apollo-link-token-pair/react
+ */
 export { TokenAuthProvider, type TokenAuthProviderProps } from './TokenAuthProvider';
 export { useAuth } from './useAuth';
 export { AuthGate, type AuthGateProps } from './AuthGate';

@@ -20,7 +20,8 @@ export interface RedisCommands {
  * @example
  * ```ts
  * import Redis from 'ioredis';
- * const handler = createTokenHandler({ uri, secret, cache: createRedisRotationCache(new Redis(process.env.REDIS_URL)) });
+ *
+ * const handler = createTokenHandler({ uri, secret, cache: createRedisRotationCache(new Redis(process.env.REDIS_URL!)) });
  * ```
  */
 export function createRedisRotationCache(redis: RedisCommands, prefix = 'token-handler:'): RotationCache {

@@ -1,3 +1,10 @@
+/**
+ * The token handler, for your server: it keeps the refresh token in an encrypted `HttpOnly` cookie, so a
+ * browser session survives a reload, and yields the access token for server rendering.
+ *
+ * @packageDocumentation
+ * @module apollo-link-token-pair/server
+ */
 export {
   createTokenHandler,
   TOKEN_HANDLER_HEADER,

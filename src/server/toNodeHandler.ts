@@ -16,8 +16,11 @@ export interface NodeHandlerOptions {
  *
  * @example
  * ```ts
- * app.use(toNodeHandler(createTokenHandler({ uri, secret })));           // Express
- * createServer(toNodeHandler(handler)).listen(3000);                      // node:http
+ * import { createServer } from 'node:http';
+ *
+ * const handler = createTokenHandler({ uri, secret });
+ * app.use(toNodeHandler(handler)); // Express
+ * createServer(toNodeHandler(handler)).listen(3000); // node:http
  * ```
  */
 export function toNodeHandler(

@@ -50,12 +50,14 @@ export interface ServiceAuth extends TokenAuth {
  *
  * @example
  * ```ts
+ * import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
+ *
  * const auth = createServiceAuth({
  *   uri,
  *   credentials: () => ({ email: process.env.API_EMAIL!, password: process.env.API_PASSWORD! }),
  * });
  * await auth.start();
- * const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache });
+ * const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
  * ```
  */
 export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {

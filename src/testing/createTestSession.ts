@@ -72,8 +72,10 @@ export interface TestSession {
  *
  * @example
  * ```tsx
+ * import { act, render } from '@testing-library/react';
+ *
  * const session = await createTestSession({ user: { email: 'ada@example.test', role: 'Cashier' } });
- * render(<Account />, { wrapper: session.wrapper });
+ * render(<Dashboard />, { wrapper: session.wrapper });
  * await act(() => session.clock.advance(60 * 60_000)); // an hour: every token renewed before it expired
  * ```
  */

@@ -1,3 +1,10 @@
+/**
+ * Testing an app built on the package: a spec-true auth server that runs in-process (a Fetch handler, for MSW)
+ * or over HTTP, a test clock, and a signed-in session for component tests.
+ *
+ * @packageDocumentation
+ * @module apollo-link-token-pair/testing
+ */
 export {
   createTestAuthServer,
   type TestAuthServer,

@@ -21,7 +21,7 @@ import { clientFor, ping, PING, startDemoServer, useCleanups } from '../helpers/
 // Fault cases over HTTP. Some failure kinds (a lost refresh answer, an HTML error, a refresh that never answers,
 // connection refused, a dead restored pair) are also in test/integration/tokenAuth.test.ts; here they are checked
 // in more depth (the store, the tokens the server saw, what follows) or from other angles (clock skew, garbage or
-// huge tokens, logout races, unsubscribed operations). RELIABILITY.md lists both.
+// huge tokens, logout races, unsubscribed operations). docs/reliability.md lists both.
 
 const SECRET = 'faults-test-secret-of-at-least-32-bytes!';
 const ADMIN = ['admin@demo.test', 'admin-pass'] as const;

@@ -41,7 +41,7 @@ const PING = gql`
 const MAX_TIMERS_PER_STEP = 2_000;
 const MAX_DRAIN_ROUNDS = 1_000;
 
-/** Counters summed over every schedule a property runs, printed at the end and quoted in RELIABILITY.md. */
+/** Counters summed over every schedule a property runs, printed at the end and quoted in docs/reliability.md. */
 export function createTotals() {
   return {
     schedules: 0,

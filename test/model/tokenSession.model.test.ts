@@ -82,7 +82,7 @@ describe('the checker', () => {
 // Each bug found in src and not fixed yet: its minimal schedule, run with no tolerance. The test fails only
 // with that bug's symptom, so `.fails` keeps it green; once src is fixed it passes, `.fails` turns it red, and
 // the bug is to be removed from KNOWN_BUGS (which also stops the property above from tolerating it).
-describe.runIf(KNOWN_BUGS.length > 0)('known src bugs, not fixed yet (see test/model/knownBugs.ts and RELIABILITY.md)', () => {
+describe.runIf(KNOWN_BUGS.length > 0)('known src bugs, not fixed yet (see test/model/knownBugs.ts and docs/reliability.md)', () => {
   for (const bug of KNOWN_BUGS) {
     it.fails(`${bug.id}: its ${bug.minimal.steps.length}-step minimal schedule breaks ${bug.symptoms.join(', ')}`, async () => {
       const trace = process.env.MODEL_TRACE ? (line: string) => console.log(line) : undefined;
