@@ -22,7 +22,8 @@ const js = (input, external, name) => ({
   plugins: [typescript({ tsconfig: './tsconfig.build.json' })],
   output: [
     { dir: 'dist', format: 'es', entryFileNames: '[name].js', sourcemap: true, paths: toCore('js') },
-    { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', sourcemap: true, paths: toCore('cjs') },
+    // Dynamic imports become `require` in CJS: jest without --experimental-vm-modules refuses `import()` there.
+    { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', sourcemap: true, paths: toCore('cjs'), dynamicImportInCjs: false },
   ],
 });
 

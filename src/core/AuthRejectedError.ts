@@ -30,6 +30,13 @@ export class AuthRejectedError extends BrandedError {
   }
 }
 
-/** The message of a rejection of `operation`: what the service said, or plain words when it said nothing. */
-export const rejectionMessage = (operation: string, said: unknown): string =>
-  typeof said == 'string' && said ? said : operation.startsWith('login') ? 'Wrong e-mail or password.' : 'The service refused it: sign in again.';
+/**
+ * The message of a rejection of `operation`: what the service said, or plain words when it said nothing. Only a
+ * login refused as `INVALID_CREDENTIALS` blames the password: a gateway's bare 403 is not the user's typing.
+ */
+export const rejectionMessage = (operation: string, said: unknown, code: unknown, status: number): string => {
+  if (typeof said == 'string' && said) return said;
+  const http = status >= 400 ? ` (HTTP ${status})` : '';
+  if (!operation.startsWith('login')) return `The service refused it${http}: sign in again.`;
+  return code === 'INVALID_CREDENTIALS' ? 'Wrong e-mail or password.' : `The service refused the sign-in${http}.`;
+};

@@ -35,6 +35,6 @@ export class SessionEndedError extends BrandedError {
     readonly reason: SessionEndReason,
     cause?: unknown,
   ) {
-    super(reason === 'no-session' ? 'No session to refresh: log in first.' : `The session ended (${reason}): log in again.`, cause);
+    super(reason === 'no-session' ? 'You are not signed in. Please sign in first.' : 'Your session has ended. Please sign in again.', cause);
   }
 }

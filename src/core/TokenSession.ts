@@ -427,7 +427,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       // A token handler's page holds no refresh token: the access token stands in for it.
       const { exp } = pair.refreshToken === pair.accessToken ? {} : jwtDecode(pair.refreshToken);
       const skew = schedule && user.claims.exp ? schedule.expiresAt - user.claims.exp * 1000 : 0;
-      if (exp! * 1000 + skew <= clock.now()) return 'expired';
+      // Within 2 s: the skew is known to a second (`iat` and `exp` are whole seconds) plus a round trip.
+      if (exp! * 1000 + skew <= clock.now() + 2_000) return 'expired';
     } catch {
       // An opaque refresh token says nothing of its life.
     }

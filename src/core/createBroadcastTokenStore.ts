@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from './Clock';
 import { createListeners } from './createListeners';
 import type { Lock } from './lock';
-import { type SharedTokenStore, shareTokenStore } from './shareTokenStore';
+import { remember, type SharedTokenStore, shareWith } from './shareTokenStore';
 import type { TokenPair, TokenStore } from './TokenStore';
 
 /** Options of {@link createBroadcastTokenStore}. */
@@ -28,7 +28,8 @@ type Message =
   | { type: 'set'; from: string; version: Version; pair: TokenPair | null }
   | { type: 'ask'; from: string; id: number }
   | { type: 'state'; from: string; id: number; version: Version; pair: TokenPair | null }
-  | { type: 'bye'; from: string };
+  | { type: 'bye'; from: string }
+  | { type: 'refused'; from: string; token: string };
 
 interface Wait {
   readonly any: boolean;
@@ -94,6 +95,10 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
       return;
     }
     peers.set(message.from, 0);
+    if (message.type === 'refused') {
+      remember(refused, message.token);
+      return;
+    }
     if (message.type === 'ask') {
       post({ type: 'state', from: id, id: message.id, version, pair });
       return;
@@ -142,6 +147,10 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
     apply(next, at);
   };
 
+  // The refresh tokens the service refused, in every tab: posted before the tab that met the refusal empties
+  // the store, so the other tabs end their sessions as rejected, not as logged out elsewhere.
+  const refused = new Set<string>();
+
   const store: TokenStore = {
     async get() {
       await ask();
@@ -151,7 +160,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
     clear: () => write(null),
     subscribe: listeners.subscribe,
   };
-  return Object.assign(shareTokenStore(store, { name, lock: options.lock }), {
+  return Object.assign(shareWith(store, { name, lock: options.lock }, refused, (token) => post({ type: 'refused', from: id, token })), {
     close() {
       post({ type: 'bye', from: id });
       closed = true;

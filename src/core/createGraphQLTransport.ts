@@ -84,7 +84,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     // token. Only a code that is not a failure, or a 401/403, is a verdict.
     const failing = [status, ...errors.map((error) => error.extensions?.code ?? (refused ? '' : 500))].some((why) => SERVER_FAILURE.test(`${why}`));
     if (failing || (!errors.length && !refused)) throw fail(status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`);
-    throw new AuthRejectedError(rejectionMessage(field, errors[0]?.message), field, errors);
+    throw new AuthRejectedError(rejectionMessage(field, errors[0]?.message, code, status!), field, errors);
   };
   return {
     login: (email, password, signal) =>

@@ -37,7 +37,7 @@ export function createTokenHandlerTransport(basePath: string, fetcher?: typeof f
     // No cookie: nobody signed in. A cookie of a session logged out (in a tab whose answer was lost): logged out.
     const ended = ({ NO_SESSION: 'no-session', SESSION_ENDED: 'logout' } as const)[code as string];
     if (ended) throw new SessionEndedError(ended);
-    if (status === 401) throw new AuthRejectedError(rejectionMessage(route, message), route, [{ message, extensions: { code } }]);
+    if (status === 401) throw new AuthRejectedError(rejectionMessage(route, message, code, status), route, [{ message, extensions: { code } }]);
     throw new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
   };
   return {

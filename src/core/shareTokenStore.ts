@@ -29,9 +29,6 @@ declare const shared: unique symbol;
 /** A {@link TokenStore} that several sessions may share. See {@link shareTokenStore}. */
 export type SharedTokenStore = TokenStore & { readonly [shared]: true };
 
-// How many refresh tokens the sessions of one store remember having spent, so that none is adopted again.
-const SPENT_MEMORY = 16;
-
 /**
  * Makes `store` safe for several sessions at once: instances in one process, or tabs with
  * `createBroadcastTokenStore()`, which is shared already.
@@ -53,17 +50,40 @@ const SPENT_MEMORY = 16;
  * ```
  */
 export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptions = {}): SharedTokenStore {
+  return shareWith(store, options, new Set());
+}
+
+// How many refresh tokens the sessions of one store remember having spent (or seen refused), so that none is
+// adopted again.
+const SPENT_MEMORY = 16;
+
+/**
+ * Adds `token` to `tokens`, forgetting the oldest beyond the 16 a store remembers.
+ * @internal
+ */
+export function remember(tokens: Set<string>, token: string): void {
+  tokens.add(token);
+  if (tokens.size > SPENT_MEMORY) tokens.delete(tokens.values().next().value!);
+}
+
+/**
+ * {@link shareTokenStore}, with the refresh tokens the service refused kept in `refused`, and `onRefused` told of
+ * each: a store that reaches other realms (tabs) tells them, so that a session there that finds the store
+ * emptied of a refused token ends as rejected, not as logged out elsewhere.
+ * @internal
+ */
+export function shareWith(
+  store: TokenStore,
+  options: ShareTokenStoreOptions,
+  refused: Set<string>,
+  onRefused?: (token: string) => void,
+): SharedTokenStore {
   if (isShared(store)) return store as unknown as SharedTokenStore;
   const lock = options.lock ?? createLock();
   const name = options.name ?? 'apollo-link-token-pair';
   const lockTimeout = options.lockTimeout ?? 60_000;
   const spent = new Set<string>();
-  // Refresh tokens the service refused: a session that finds the store emptied of one ended as rejected too.
-  const refused = new Set<string>();
-  const remember = (tokens: Set<string>, token: string) => {
-    tokens.add(token);
-    if (tokens.size > SPENT_MEMORY) tokens.delete(tokens.values().next().value!);
-  };
+  // `refused`: a session that finds the store emptied of one of these ended as rejected too.
   // The last write failed: the store may hold an older pair, or nothing, where a session holds a newer one.
   let unsaved = false;
   // A pair a session of this store submitted is taken from the store only while the store is known to be
@@ -189,6 +209,7 @@ export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptio
             // A dead token is taken out before the lock is released, so no session waiting for it submits it.
             if (!AuthRequestError.is(error)) {
               remember(refused, pair.refreshToken);
+              onRefused?.(pair.refreshToken);
               await io.queued(() => clearIfHolds(pair));
             }
             throw error;

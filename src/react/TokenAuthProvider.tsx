@@ -1,4 +1,4 @@
-import { gql } from '@apollo/client';
+import { type ApolloClient, gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { TokenAuth } from '../createTokenAuth';
@@ -92,7 +92,7 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
       const state = auth.getState();
       if (state.status === 'loading') return;
       const now = userOf(state);
-      if (shown && now !== shown) binding.cleared = client.resetStore().then(() => {}, () => {});
+      if (shown && now !== shown) binding.cleared = reset(client);
       shown = now;
     });
   }, [auth, client, binding]);
@@ -102,4 +102,21 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
       <MeContext.Provider value={me}>{children}</MeContext.Provider>
     </AuthContext.Provider>
   );
+}
+
+// Resets the store and settles once the cache is empty, before the refetch of the active queries that follows:
+// a logout waits for the previous user's data to go, not for a network that may not answer. A refetch that fails
+// shows in its own query; a reset that could not empty the cache is reported.
+function reset(client: ApolloClient): Promise<void> {
+  return new Promise((resolve) => {
+    let cleared = false;
+    const off = client.onResetStore(async () => {
+      cleared = true;
+      resolve();
+    });
+    client.resetStore().then(off, (error: unknown) => {
+      off();
+      if (!cleared) console.error('apollo-link-token-pair: resetStore failed after the session ended.', error);
+    }).finally(resolve);
+  });
 }

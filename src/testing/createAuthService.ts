@@ -136,7 +136,6 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
         await pauses.wait(undefined, context.signal);
       }
       if (faults.rejectRefresh) throw authError('INVALID_REFRESH_TOKEN', 'Refresh token refused by the test');
-      context.dropResponse ||= takeDrop(faults);
 
       const claims = await signer.verifyRefresh(token);
       if (typeof claims === 'string') throw refused(claims);
@@ -151,6 +150,8 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       session.refreshJti = randomUUID();
       const pair = await issuePair(session.user, claims.sid, session.refreshJti);
       stats.refreshSuccesses += 1;
+      // Only a refresh that rotated loses its answer: the lost answer the fault stands for spent a token.
+      context.dropResponse ||= takeDrop(faults);
       return pair;
     },
 
@@ -159,8 +160,12 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       await delayField('logout', context);
       const claims = await signer.verifyRefresh(refreshToken);
       if (typeof claims === 'string') throw refused(claims);
-      // Any token of a live family ends it, even a spent one: logging out must not depend on rotation order.
-      if (!sessions.delete(claims.sid)) throw authError('INVALID_REFRESH_TOKEN', 'Session already revoked');
+      const session = sessions.get(claims.sid);
+      if (session === undefined) throw authError('INVALID_REFRESH_TOKEN', 'Session already revoked');
+      // A spent token is invalid, and the strictest reading of the spec keeps the session alive: a client that
+      // logs out with a token it rotated already (a logout racing a refresh) must revoke the newest pair itself.
+      if (session.refreshJti !== claims.jti) throw authError('INVALID_REFRESH_TOKEN', 'Refresh token already used');
+      sessions.delete(claims.sid);
       return { success: true };
     },
   };

@@ -151,7 +151,7 @@ const ANY_ORIGIN = 'http://test-auth-server.invalid';
 
 /**
  * Creates an in-memory auth server that implements the token service spec: `loginWithEmailPassword`,
- * `refreshToken` (single use, a reused token revokes its session), `logout` (revokes both tokens), `me`,
+ * `refreshToken` (single use, a reused token revokes its session), `logout` (revokes both tokens; a spent refresh token is refused and revokes nothing, the strictest reading), `me`,
  * `TOKEN_EXPIRED` at the access token's `exp`; plus sample authenticated fields (`ping(n)`, `clubs`) and a
  * `ticker` subscription, fault switches and counters.
  *

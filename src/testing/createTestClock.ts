@@ -37,8 +37,19 @@ interface Timer {
 
 // Captured when this module loads, before a test installs fake timers, so `advance()` can yield to the real
 // event loop whether or not timers are faked: it must not depend on the timers it replaces.
+// Without `setImmediate` (a browser, jest's jsdom environment), a message through a channel of its own: fake
+// timers leave `MessageChannel` alone.
 const realYield: (resume: () => void) => void =
-  typeof setImmediate === 'function' ? setImmediate : (resume) => setTimeout(resume, 0);
+  typeof setImmediate === 'function' ? setImmediate : typeof MessageChannel === 'function' ? yieldThroughChannel : setTimeout.bind(globalThis);
+
+function yieldThroughChannel(resume: () => void): void {
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => {
+    port1.close();
+    resume();
+  };
+  port2.postMessage(undefined);
+}
 const turn = () => new Promise<void>((resolve) => realYield(resolve));
 
 /**

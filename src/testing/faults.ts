@@ -1,5 +1,10 @@
 import type { TestAuthServerFaults } from './createTestAuthServer';
 
+// `delayMs` is network time: captured when this module loads, so fake timers installed by a test do not stop it
+// (the test clock's `advance()` waits for the request it delays).
+const realSetTimeout = setTimeout.bind(globalThis);
+const realClearTimeout = clearTimeout.bind(globalThis);
+
 /** A queued raw response of `TestAuthServerFaults.failNext`. */
 export type QueuedFailure = TestAuthServerFaults['failNext'][number];
 
@@ -45,7 +50,7 @@ export function createPauses(): Pauses {
         if (signal?.aborted) return reject(signal.reason);
         let timer: ReturnType<typeof setTimeout> | undefined;
         const settle = (reason?: { reason: unknown }) => {
-          clearTimeout(timer);
+          realClearTimeout(timer);
           waiting.delete(end);
           signal?.removeEventListener('abort', abort);
           if (reason) reject(reason.reason);
@@ -55,7 +60,7 @@ export function createPauses(): Pauses {
         const abort = () => settle({ reason: signal!.reason });
         waiting.add(end);
         signal?.addEventListener('abort', abort, { once: true });
-        if (ms !== undefined) timer = setTimeout(() => settle(), ms);
+        if (ms !== undefined) timer = realSetTimeout(() => settle(), ms);
       });
     },
     close(reason) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBroadcastTokenStore } from '../../src';
+import { createBroadcastTokenStore, createTokenAuth } from '../../src';
+import { createTestAuthServer } from '../../src/testing';
 import { createLock, type Lock } from '../../src/core/lock';
 import { createTokenSession } from '../../src/core/TokenSession';
 import { accessTokenOf } from '../helpers/session';
@@ -83,5 +84,37 @@ describe('createBroadcastTokenStore', () => {
     await vi.waitFor(() => expect(b.getState().status).toBe('unauthenticated'));
     a.dispose();
     b.dispose();
+  });
+});
+
+describe('createBroadcastTokenStore: why a session ended, in every tab', () => {
+  it('a refresh token the service refused in one tab ends the other tabs as rejected, not as logged out elsewhere', async () => {
+    const server = createTestAuthServer();
+    const lock = createLock();
+    const { stores: [storeA, storeB] } = tabs(2, 100, lock);
+    const open = (store: ReturnType<typeof createBroadcastTokenStore>) => {
+      const onSessionEnd = vi.fn();
+      const auth = createTokenAuth({ uri: '/graphql', fetch: server.fetch, store, refreshOnResume: false, onSessionEnd });
+      return { auth, onSessionEnd };
+    };
+    const a = open(storeA!);
+    const b = open(storeB!);
+    try {
+      await a.auth.login('admin@demo.test', 'admin-pass');
+      await vi.waitFor(() => expect(b.auth.getState().status).toBe('authenticated'));
+
+      server.revokeAllSessions();
+      await a.auth.refresh().catch(() => {});
+      await vi.waitFor(() => expect(b.auth.getState().status).toBe('unauthenticated'));
+
+      for (const tab of [a, b]) {
+        expect(tab.auth.getState().ended).toMatchObject({ reason: 'rejected', elsewhere: false, rejection: 'revoked' });
+        expect(tab.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', elsewhere: false }));
+      }
+      expect(server.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
+    } finally {
+      a.auth.dispose();
+      b.auth.dispose();
+    }
   });
 });

@@ -91,7 +91,7 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
   ])('throws AuthRejectedError for %s', async (_name, text, status) => {
     const { error: thrown } = await refreshAnswered((call) => call.respondRaw(text, status));
     expect(AuthRejectedError.is(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: 'The service refused it: sign in again.' });
+    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: `The service refused it (HTTP ${status}): sign in again.` });
   });
 });
 
@@ -181,10 +181,22 @@ describe('a session on the default transport', () => {
 });
 
 describe('createGraphQLTransport: messages of a rejection, for people', () => {
+  it("a login refused with a bare 403 (a gateway's, with an HTML body) names the status, not the password", async () => {
+    const stub = createFetchStub();
+    const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+    const thrown = transport.login('a@b.test', 'pw', new AbortController().signal).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('loginWithEmailPassword').respondRaw('<html>Forbidden</html>', 403);
+    const error = await thrown;
+    expect(AuthRejectedError.is(error)).toBe(true);
+    expect(error).toMatchObject({ message: 'The service refused the sign-in (HTTP 403).', code: undefined });
+  });
+
   it.each([
     ['the service\'s words when it sent some', 'loginWithEmailPassword', rejection('INVALID_CREDENTIALS', 'Invalid email or password'), 'Invalid email or password'],
     ['plain words for a login refused without a message', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'INVALID_CREDENTIALS' } }] }, 'Wrong e-mail or password.'],
     ['plain words for a refresh refused without a message', 'refreshToken', { data: null, errors: [{ message: '', extensions: { code: 'INVALID_REFRESH_TOKEN' } }] }, 'The service refused it: sign in again.'],
+    ['no blame on the password for a login refused with another code', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'ACCOUNT_LOCKED' } }] }, 'The service refused the sign-in.'],
   ])('%s', async (_name, field, body, message) => {
     const stub = createFetchStub();
     const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });

@@ -124,7 +124,7 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
     server.revokeAllSessions();
     await act(() => auth.refresh().catch(() => {}));
     await screen.findByText('login form');
-    expect(text('error')).toMatch(/session ended/);
+    expect(text('error')).toMatch(/session has ended/);
   });
 
   it('useAuth outside the provider names <TokenAuthProvider>', () => {

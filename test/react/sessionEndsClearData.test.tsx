@@ -147,6 +147,19 @@ describe("the provider clears the previous user's data however the session ends 
     expect(text('after-logout')).not.toContain('admin@demo.test');
   });
 
+  it('useAuth().logout() resolves once the cache is empty, without waiting for the refetch that follows', async () => {
+    const server = await startDemoServer(cleanups);
+    const { client } = await signedInAsAdmin(server);
+    // The refetch that follows the reset is slow to answer (a bad network): the logout does not wait for it.
+    server.faults.delayMs['clubs'] = 3_000;
+    fireEvent.click(screen.getByText('logout'));
+    await waitFor(() => expect(text('after-logout')).not.toBe('-'), { timeout: 2_000 });
+    expect(text('clubs')).toBe('loading');
+    expect(text('after-logout')).not.toContain('admin@demo.test');
+    expect(JSON.stringify(client.cache.extract())).not.toContain('Downtown');
+    await waitFor(() => expect(text('clubs')).toBe('error'), { timeout: 5_000 });
+  });
+
   it('auth.logout() called directly', async () => {
     const server = await startDemoServer(cleanups);
     const { auth, client, headersSince } = await signedInAsAdmin(server);

@@ -472,16 +472,18 @@ describe('logout', () => {
     expect((await gql(server, ME, { token: other.accessToken })).body.errors).toBeUndefined();
   });
 
-  it('logs a live session out with one of its spent refresh tokens', async () => {
+  it('refuses a logout with a spent refresh token, and the session lives on: the newest pair must be revoked', async () => {
     const server = await start();
     const first = await login(server);
     const second = (await refresh(server, first.refreshToken)).body.data?.['refreshToken'] as Pair;
 
     const { body } = await gql(server, LOGOUT, { variables: { token: first.refreshToken } });
 
-    expect(body.data?.['logout']).toEqual({ success: true });
+    expect(codes(body)).toEqual(['INVALID_REFRESH_TOKEN']);
+    expect(server.stats.reuseDetections).toBe(0);
+    expect((await gql(server, ME, { token: second.accessToken })).body.data?.['me']).toMatchObject({ email: 'owner@demo.test' });
+    expect((await gql(server, LOGOUT, { variables: { token: second.refreshToken } })).body.data?.['logout']).toEqual({ success: true });
     expect(codes((await gql(server, ME, { token: second.accessToken })).body)).toEqual(['UNAUTHENTICATED']);
-    expect(codes((await refresh(server, second.refreshToken)).body)).toEqual(['INVALID_REFRESH_TOKEN']);
   });
 
   it('refuses an invalid token or a revoked session with INVALID_REFRESH_TOKEN', async () => {

@@ -125,6 +125,16 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     expect(codes((await gql(server, REFRESH, { token: pair.refreshToken })).body)).toEqual(['INVALID_REFRESH_TOKEN']);
   });
 
+  it('fault: a refused refresh keeps its answer; the lost answer waits for a refresh that rotates', async () => {
+    const server = start();
+    const pair = await login(server);
+    server.faults.dropRefreshResponses = 1;
+    expect(codes((await gql(server, REFRESH, { token: 'not-a-token' })).body)).toEqual(['INVALID_REFRESH_TOKEN']);
+    expect(server.faults.dropRefreshResponses).toBe(1);
+    await expect(gql(server, REFRESH, { token: pair.refreshToken })).rejects.toThrow(TypeError);
+    expect(server.faults.dropRefreshResponses).toBe(0);
+  });
+
   it('fault: a hung refresh answers nothing until the client aborts it or the server closes', async () => {
     const server = start();
     const pair = await login(server);

@@ -78,6 +78,27 @@ describe('createTestClock', () => {
   });
 });
 
+describe('createTestClock where there is no setImmediate (a browser, jest-environment-jsdom)', () => {
+  it('advance() still yields to the event loop while fake timers are installed', async () => {
+    const setImmediateWas = globalThis.setImmediate;
+    vi.resetModules();
+    // @ts-expect-error: removed for this test, as those environments have none
+    delete globalThis.setImmediate;
+    try {
+      const { createTestClock: withoutImmediate } = await import('../../src/testing/createTestClock');
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const clock = withoutImmediate();
+      let ran = 0;
+      clock.setTimeout(() => clock.track(Promise.resolve().then(() => ran++)), 1_000);
+      await clock.advance(1_000);
+      expect(ran).toBe(1);
+    } finally {
+      globalThis.setImmediate = setImmediateWas;
+      vi.resetModules();
+    }
+  });
+});
+
 describe('a session and a test server on one test clock', () => {
   async function signedIn() {
     const clock = createTestClock();
@@ -112,6 +133,16 @@ describe('a session and a test server on one test clock', () => {
     await clock.advance(60 * MINUTE);
     expect(refreshes.map((event) => event.outcome)).toEqual(['rotated', 'rotated', 'rotated', 'rotated']);
     expect(server.stats.refreshSuccesses).toBe(4);
+    auth.dispose();
+  });
+
+  it("a refresh slowed by faults.delayMs is waited for in network time, with fake timers installed", async () => {
+    const { clock, server, auth } = await signedIn();
+    vi.useFakeTimers();
+    server.faults.delayMs['refreshToken'] = 50;
+    await clock.advance(15 * MINUTE);
+    expect(server.stats.refreshSuccesses).toBe(1);
+    expect(auth.getState().retry).toBeUndefined();
     auth.dispose();
   });
 
