@@ -13,7 +13,9 @@ const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsW
 
 // A satellite may import only what the root entry (or another satellite's index) exports: CI loads every
 // built entry to check it.
-const satelliteExternal = (self) => (id) => isBare(id) || (id.startsWith(src) && satelliteOf(id) !== self);
+// `src/shared/` holds small helpers that are no part of the core's API: each satellite that uses one bundles it.
+const isSharedHelper = (id) => id.startsWith(`${src}shared/`);
+const satelliteExternal = (self) => (id) => isBare(id) || (id.startsWith(src) && !isSharedHelper(id) && satelliteOf(id) !== self);
 const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id) ?? 'index'}.${extension}` : id);
 
 const js = (input, external, name) => ({

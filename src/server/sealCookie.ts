@@ -1,3 +1,5 @@
+import { fromBase64Url, toBase64Url } from '../shared/base64url';
+
 /** Seals and opens the handler's cookie. See {@link createCookieSealer}. */
 export interface CookieSealer {
   /** Encrypts and authenticates `value` as a cookie-safe string. */
@@ -59,15 +61,4 @@ export function createCookieSealer(secret: string | Uint8Array, purpose: string)
       }
     },
   };
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }

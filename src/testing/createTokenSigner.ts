@@ -1,3 +1,5 @@
+import { fromBase64Url, toBase64Url } from '../shared/base64url';
+
 /** The claims of an access token beyond `iat` and `exp`. */
 export interface AccessClaims {
   sub: string;
@@ -29,7 +31,7 @@ export interface TokenSigner {
   verifyRefresh(token: string): Promise<(RefreshClaims & { exp?: number }) | Refusal>;
 }
 
-const HEADER = base64url(new TextEncoder().encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
+const HEADER = toBase64Url(new TextEncoder().encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
 
 /**
  * Creates the token signer of one server; `now` (ms) sets `iat`/`exp` and is the clock of verification.
@@ -45,21 +47,23 @@ export function createTokenSigner(secret: Uint8Array, now: () => number): TokenS
 
   async function sign(claims: Record<string, unknown>, ttlSeconds: number): Promise<string> {
     const iat = Math.floor(now() / 1000);
-    const payload = base64url(new TextEncoder().encode(JSON.stringify({ ...claims, iat, exp: iat + ttlSeconds })));
+    const payload = toBase64Url(new TextEncoder().encode(JSON.stringify({ ...claims, iat, exp: iat + ttlSeconds })));
     const signature = await crypto.subtle.sign('HMAC', await key, new TextEncoder().encode(`${HEADER}.${payload}`));
-    return `${HEADER}.${payload}.${base64url(new Uint8Array(signature))}`;
+    return `${HEADER}.${payload}.${toBase64Url(new Uint8Array(signature))}`;
   }
 
   async function verify(token: string, typ: 'access' | 'refresh'): Promise<Record<string, unknown> | Refusal> {
     const [header, payload, signature, ...rest] = token.split('.');
     if (header === undefined || payload === undefined || signature === undefined || rest.length > 0) return 'invalid';
+    // Only the base64url alphabet: `atob` would take `+` and `/` too, and a token spelled two ways is not this one.
+    if (/[^\w.-]/.test(token)) return 'invalid';
     let claims: Record<string, unknown>;
     try {
       if (JSON.parse(decode(header)).alg !== 'HS256') return 'invalid';
       const valid = await crypto.subtle.verify(
         'HMAC',
         await key,
-        fromBase64url(signature),
+        fromBase64Url(signature),
         new TextEncoder().encode(`${header}.${payload}`),
       );
       if (!valid) return 'invalid';
@@ -95,18 +99,6 @@ export function createTokenSigner(secret: Uint8Array, now: () => number): TokenS
   };
 }
 
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('Not base64url');
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-}
-
 function decode(text: string): string {
-  return new TextDecoder().decode(fromBase64url(text));
+  return new TextDecoder().decode(fromBase64Url(text));
 }
