@@ -1,7 +1,7 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable } from 'rxjs';
 import { createTokenAuth, type RefreshTrigger } from '../src/index.ts';
-import { decodeAccessToken } from '../src/core/readTokenPair.ts';
+import { decodeAccessToken } from '../src/core/tokens/readTokenPair.ts';
 import { makePair } from '../test/helpers/jwt.ts';
 import { PING } from '../test/helpers/pingClient.ts';
 import { FakeClock } from '../test/model/FakeClock.ts';

@@ -21,28 +21,28 @@ const BUDGETS: Record<string, number> = { createMemoryTokenStore: 5_000, createB
 
 // Each part, replaced by the least that keeps the bundle building: what is left out is what it costs.
 const PARTS: Record<string, string> = {
-  'core/TokenSession.ts': 'export const createTokenSession = () => ({});',
-  'core/createGraphQLTransport.ts': 'export const createGraphQLTransport = () => ({});',
-  'core/shareTokenStore.ts': 'export const shareTokenStore = (store) => store;',
-  'core/createBroadcastTokenStore.ts': 'export const createBroadcastTokenStore = () => ({});',
-  'core/openStore.ts': 'export const openStore = () => ({}); export const storeIO = () => ({}); export const markShared = (s) => s;',
+  'core/session/TokenSession.ts': 'export const createTokenSession = () => ({});',
+  'core/transports/createGraphQLTransport.ts': 'export const createGraphQLTransport = () => ({});',
+  'core/stores/shareTokenStore.ts': 'export const shareTokenStore = (store) => store;',
+  'core/stores/createBroadcastTokenStore.ts': 'export const createBroadcastTokenStore = () => ({});',
+  'core/stores/openStore.ts': 'export const openStore = () => ({}); export const storeIO = () => ({}); export const markShared = (s) => s;',
   'link/TokenExpiredLink.ts': 'export class TokenExpiredLink {}',
   'link/TokenAuthLink.ts': 'export class TokenAuthLink {}; export const SENT_TOKEN_KEY = "";',
-  'core/readTokenPair.ts': 'export const readTokenPair = () => ({}); export const decodeAccessToken = () => ({}); export const isTokenPair = () => true;',
-  'core/getTokenSchedule.ts': 'export const getTokenSchedule = () => null;',
-  'core/ResumeSource.ts': 'export const browserResume = () => undefined;',
-  'core/assertNotLocalStorage.ts': 'export const assertNotLocalStorage = () => {};',
-  'core/bounded.ts': 'export const bounded = (c, m, t, w) => w();',
-  'core/RefreshTimer.ts': 'export const createRefreshTimer = () => ({});',
-  'core/lock.ts': 'export const createLock = () => (n, t) => t();',
+  'core/tokens/readTokenPair.ts': 'export const readTokenPair = () => ({}); export const decodeAccessToken = () => ({}); export const isTokenPair = () => true;',
+  'core/tokens/getTokenSchedule.ts': 'export const getTokenSchedule = () => null;',
+  'core/environment/ResumeSource.ts': 'export const browserResume = () => undefined;',
+  'core/stores/assertNotLocalStorage.ts': 'export const assertNotLocalStorage = () => {};',
+  'core/environment/bounded.ts': 'export const bounded = (c, m, t, w) => w();',
+  'core/session/RefreshTimer.ts': 'export const createRefreshTimer = () => ({});',
+  'core/environment/lock.ts': 'export const createLock = () => (n, t) => t();',
   'errors (BrandedError and its three classes)': '',
 };
 // Parts whose stub takes more with it than their own code.
 const LABELS: Record<string, string> = {
-  'core/TokenSession.ts': '`src/core/TokenSession.ts` (the engine) and every part that only it imports: transport, store seam, timer, schedule, resume, memory store',
-  'core/readTokenPair.ts': '`src/core/readTokenPair.ts` with jwt-decode',
+  'core/session/TokenSession.ts': '`src/core/session/TokenSession.ts` (the engine) and every part that only it imports: transport, store seam, timer, schedule, resume, memory store',
+  'core/tokens/readTokenPair.ts': '`src/core/tokens/readTokenPair.ts` with jwt-decode',
 };
-const ERROR_FILES = /core\/(BrandedError|AuthRequestError|AuthRejectedError|SessionEndedError)\.ts$/;
+const ERROR_FILES = /core\/errors\/(BrandedError|AuthRequestError|AuthRejectedError|SessionEndedError)\.ts$/;
 const ERROR_STUBS: Record<string, string> = {
   BrandedError: 'export class BrandedError extends Error {}',
   AuthRequestError: 'export class AuthRequestError extends Error {}',

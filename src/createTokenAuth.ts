@@ -1,7 +1,7 @@
 import { ApolloLink } from '@apollo/client';
-import type { TokenAuthOptions } from './core/TokenAuthOptions';
-import type { TokenAuthState, TokenUser } from './core/TokenAuthState';
-import { createTokenSession } from './core/TokenSession';
+import type { TokenAuthOptions } from './core/session/TokenAuthOptions';
+import type { TokenAuthState, TokenUser } from './core/session/TokenAuthState';
+import { createTokenSession } from './core/session/TokenSession';
 import { TokenAuthLink } from './link/TokenAuthLink';
 import { TokenExpiredLink } from './link/TokenExpiredLink';
 

@@ -3,10 +3,10 @@ import type { SubscriptionServer } from '../../src/testing/attachSubscriptions.t
 import {
   createTestAuthServer,
   type TestAuthServer,
-  type TestAuthServerFaults,
   type TestAuthServerOptions,
-  type TestAuthServerStats,
 } from '../../src/testing/createTestAuthServer.ts';
+import type { TestAuthServerFaults } from '../../src/testing/faults.ts';
+import type { TestAuthServerStats } from '../../src/testing/stats.ts';
 
 /** Options of {@link createAuthServer}: those of `createTestAuthServer`, with the demo's defaults. */
 export interface AuthServerOptions extends Omit<TestAuthServerOptions, 'clock'> {

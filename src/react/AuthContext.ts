@@ -1,6 +1,6 @@
 import { createContext } from 'react';
 import type { TokenAuth } from '../createTokenAuth';
-import type { SessionEnd, TokenAuthState, TokenUser } from '../core/TokenAuthState';
+import type { SessionEnd, TokenAuthState, TokenUser } from '../core/session/TokenAuthState';
 
 /** The user as the spec's `me` query returns it. */
 export interface Me {

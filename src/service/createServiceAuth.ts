@@ -1,14 +1,14 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable, type Subscription } from 'rxjs';
 import { createTokenAuth, type TokenAuth } from '../createTokenAuth';
-import { AuthRejectedError } from '../core/AuthRejectedError';
-import { AuthRequestError } from '../core/AuthRequestError';
-import { systemClock } from '../core/Clock';
-import { getRetryDelay } from '../core/getRetryDelay';
-import type { TokenAuthOptions } from '../core/TokenAuthOptions';
-import { SessionEndedError } from '../core/SessionEndedError';
-import type { TokenUser } from '../core/TokenAuthState';
-import type { MaybePromise } from '../core/TokenStore';
+import { AuthRejectedError } from '../core/errors/AuthRejectedError';
+import { AuthRequestError } from '../core/errors/AuthRequestError';
+import { systemClock } from '../core/environment/Clock';
+import { getRetryDelay } from '../core/session/getRetryDelay';
+import type { TokenAuthOptions } from '../core/session/TokenAuthOptions';
+import { SessionEndedError } from '../core/errors/SessionEndedError';
+import type { TokenUser } from '../core/session/TokenAuthState';
+import type { MaybePromise } from '../core/stores/TokenStore';
 
 const CREDENTIALS_RETRY_DELAY = 30_000;
 

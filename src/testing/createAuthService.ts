@@ -1,9 +1,8 @@
 import type { TokenPair } from '../index';
 import { authError } from './authError';
-import type { TestAuthServerFaults, TestAuthServerStats } from './createTestAuthServer';
 import type { AccessClaims, Refusal, TokenSigner } from './createTokenSigner';
-import { takeDrop, type Pauses } from './faults';
-import { pushBounded } from './stats';
+import { takeDrop, type Pauses, type TestAuthServerFaults } from './faults';
+import { pushBounded, type TestAuthServerStats } from './stats';
 import { visibleClubs, type SeedUser } from './users';
 
 const randomUUID = () => crypto.randomUUID();

@@ -4,11 +4,11 @@ import { createSubscriptionEndpoint, type SubscriptionServer } from './attachSub
 import { onlyAuthErrors } from './authError';
 import { createAuthService, type RequestContext } from './createAuthService';
 import { createTokenSigner } from './createTokenSigner';
-import { createPauses, noFaults, takeFailure } from './faults';
+import { createPauses, noFaults, takeFailure, type TestAuthServerFaults } from './faults';
 import { parseGraphqlBody, topLevelFields } from './graphqlRequest';
 import { schema } from './schema';
 import { serveHttp, type HandlerAnswer, type HttpListener } from './serveHttp';
-import { clearStats, emptyStats, pushBounded, statsSummary } from './stats';
+import { clearStats, emptyStats, pushBounded, statsSummary, type TestAuthServerStats } from './stats';
 import { seedUsers, type SeedUser, type TestUser } from './users';
 
 /** Options of {@link createTestAuthServer}. */
@@ -36,56 +36,6 @@ export interface TestAuthServerOptions {
   authErrorStatus?: number;
   /** ms between two events of the `ticker` subscription (graphql-ws, once listening). @defaultValue `500` */
   tickerInterval?: number;
-}
-
-/** What a server has seen since it started or since `resetStats()`. */
-export interface TestAuthServerStats {
-  /** `loginWithEmailPassword` calls, successful or not. */
-  loginCalls: number;
-  /** `refreshToken` calls, whatever their outcome. */
-  refreshCalls: number;
-  /** `refreshToken` calls that rotated the pair. */
-  refreshSuccesses: number;
-  /** Refreshes with a spent refresh token: each revoked its session. */
-  reuseDetections: number;
-  /** `logout` calls, successful or not. */
-  logoutCalls: number;
-  /** Count of TOKEN_EXPIRED errors sent. */
-  tokenExpired: number;
-  /** Every GraphQL POST (a batch counts once). */
-  requests: number;
-  /** The raw Authorization header of every GraphQL POST, '' when absent (the last 10 000). */
-  authorizationHeaders: string[];
-  /** Every token argument received by refreshToken, in order (the last 10 000). */
-  refreshTokensSubmitted: string[];
-  /** Every refresh token issued (by login, refresh or `issueTokens`), in order (the last 10 000). */
-  refreshTokensIssued: string[];
-}
-
-/** Faults a test switches on by mutating `server.faults`. */
-export interface TestAuthServerFaults {
-  /**
-   * Delay (ms, real time) before a top-level field ('refreshToken', 'me', 'clubs', 'ping',
-   * 'loginWithEmailPassword', 'logout') is resolved.
-   */
-  delayMs: Partial<Record<string, number>>;
-  /**
-   * Lost answers: the next N refreshToken calls are executed (a valid token is rotated), then the answer is
-   * lost: `fetch` rejects with a `TypeError` as on a network failure, and over HTTP the socket is destroyed.
-   */
-  dropRefreshResponses: number;
-  /**
-   * Queue of raw responses (a 5xx, a gateway's HTML, a 401…): the next request selecting `field` (any request
-   * without `field`) gets one, unexecuted.
-   */
-  failNext: Array<{ field?: string; status: number; body: string; contentType?: string }>;
-  /** When true, refreshToken requests never answer, until the client aborts them or the server closes. */
-  hangRefresh: boolean;
-  /**
-   * When true, refreshToken is refused with `INVALID_REFRESH_TOKEN` whatever token it gets, and nothing is
-   * rotated or revoked: a verdict that ends the client's session, as a service that lost it would give.
-   */
-  rejectRefresh: boolean;
 }
 
 /**

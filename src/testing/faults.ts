@@ -1,4 +1,28 @@
-import type { TestAuthServerFaults } from './createTestAuthServer';
+/** Faults a test switches on by mutating `server.faults`. */
+export interface TestAuthServerFaults {
+  /**
+   * Delay (ms, real time) before a top-level field ('refreshToken', 'me', 'clubs', 'ping',
+   * 'loginWithEmailPassword', 'logout') is resolved.
+   */
+  delayMs: Partial<Record<string, number>>;
+  /**
+   * Lost answers: the next N refreshToken calls are executed (a valid token is rotated), then the answer is
+   * lost: `fetch` rejects with a `TypeError` as on a network failure, and over HTTP the socket is destroyed.
+   */
+  dropRefreshResponses: number;
+  /**
+   * Queue of raw responses (a 5xx, a gateway's HTML, a 401…): the next request selecting `field` (any request
+   * without `field`) gets one, unexecuted.
+   */
+  failNext: Array<{ field?: string; status: number; body: string; contentType?: string }>;
+  /** When true, refreshToken requests never answer, until the client aborts them or the server closes. */
+  hangRefresh: boolean;
+  /**
+   * When true, refreshToken is refused with `INVALID_REFRESH_TOKEN` whatever token it gets, and nothing is
+   * rotated or revoked: a verdict that ends the client's session, as a service that lost it would give.
+   */
+  rejectRefresh: boolean;
+}
 
 // `delayMs` is network time: captured when this module loads, so fake timers installed by a test do not stop it
 // (the test clock's `advance()` waits for the request it delays).

@@ -9,9 +9,9 @@ export {
   createTestAuthServer,
   type TestAuthServer,
   type TestAuthServerOptions,
-  type TestAuthServerStats,
-  type TestAuthServerFaults,
 } from './createTestAuthServer';
+export type { TestAuthServerStats } from './stats';
+export type { TestAuthServerFaults } from './faults';
 export type { SubscriptionServer, WsExpiry } from './attachSubscriptions';
 export { TEST_USERS, type TestUser, type SeedUser } from './users';
 export { createTestClock, type TestClock, type TestClockOptions } from './createTestClock';

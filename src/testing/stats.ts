@@ -1,4 +1,26 @@
-import type { TestAuthServerStats } from './createTestAuthServer';
+/** What a server has seen since it started or since `resetStats()`. */
+export interface TestAuthServerStats {
+  /** `loginWithEmailPassword` calls, successful or not. */
+  loginCalls: number;
+  /** `refreshToken` calls, whatever their outcome. */
+  refreshCalls: number;
+  /** `refreshToken` calls that rotated the pair. */
+  refreshSuccesses: number;
+  /** Refreshes with a spent refresh token: each revoked its session. */
+  reuseDetections: number;
+  /** `logout` calls, successful or not. */
+  logoutCalls: number;
+  /** Count of TOKEN_EXPIRED errors sent. */
+  tokenExpired: number;
+  /** Every GraphQL POST (a batch counts once). */
+  requests: number;
+  /** The raw Authorization header of every GraphQL POST, '' when absent (the last 10 000). */
+  authorizationHeaders: string[];
+  /** Every token argument received by refreshToken, in order (the last 10 000). */
+  refreshTokensSubmitted: string[];
+  /** Every refresh token issued (by login, refresh or `issueTokens`), in order (the last 10 000). */
+  refreshTokensIssued: string[];
+}
 
 /** How many entries each of the stats' arrays keeps (the most recent ones). */
 export const STATS_HISTORY_LIMIT = 10_000;

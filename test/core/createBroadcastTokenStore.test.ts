@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBroadcastTokenStore, createTokenAuth } from '../../src';
 import { createTestAuthServer } from '../../src/testing';
-import { createLock, type Lock } from '../../src/core/lock';
-import { createTokenSession } from '../../src/core/TokenSession';
+import { createLock, type Lock } from '../../src/core/environment/lock';
+import { createTokenSession } from '../../src/core/session/TokenSession';
 import { accessTokenOf } from '../helpers/session';
 import { createFetchStub } from '../helpers/fetchStub';
 import { makePair } from '../helpers/jwt';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthRequestError, SessionEndedError, type TokenAuthTransport, type TransportAnswer } from '../../src';
-import { createTokenSession } from '../../src/core/TokenSession';
+import { createTokenSession } from '../../src/core/session/TokenSession';
 import { makePair } from '../helpers/jwt';
 import { TIME } from '../helpers/session';
 

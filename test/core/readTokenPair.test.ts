@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAccessToken, readTokenPair } from '../../src/core/readTokenPair';
+import { decodeAccessToken, readTokenPair } from '../../src/core/tokens/readTokenPair';
 import { makeJwt } from '../helpers/jwt';
 
 describe('decodeAccessToken', () => {

@@ -9,7 +9,7 @@ import {
   type TokenPair,
   type TokenStore,
 } from '../../src';
-import { createTokenSession } from '../../src/core/TokenSession';
+import { createTokenSession } from '../../src/core/session/TokenSession';
 import { createFetchStub, rejection, type StubCall } from '../helpers/fetchStub';
 import { makePair } from '../helpers/jwt';
 import { loggedIn, setup, TIME } from '../helpers/session';

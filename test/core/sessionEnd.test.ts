@@ -8,7 +8,7 @@ import {
   type TokenAuthTransport,
   type TokenStore,
 } from '../../src';
-import { createTokenSession } from '../../src/core/TokenSession';
+import { createTokenSession } from '../../src/core/session/TokenSession';
 import { revoked, service } from '../helpers/jwtService';
 import { TIME } from '../helpers/session';
 

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createMemoryTokenStore, type TokenAuthOptions as TokenSessionOptions } from '../../src';
-import { createTokenSession, type TokenSession } from '../../src/core/TokenSession';
+import { createTokenSession, type TokenSession } from '../../src/core/session/TokenSession';
 import { createFetchStub } from './fetchStub';
 
 /** The fake clock's start and a minute, for session tests. */

@@ -12,7 +12,7 @@ import {
   type TokenPair,
   type TokenStore,
 } from '../../src';
-import { getRetryDelay } from '../../src/core/getRetryDelay';
+import { getRetryDelay } from '../../src/core/session/getRetryDelay';
 import { TIME } from '../helpers/session';
 import { FakeClock } from './FakeClock';
 import type { Invariant, KnownBug, Trigger } from './knownBugs';

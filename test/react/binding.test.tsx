@@ -6,7 +6,7 @@ import { type ReactNode, StrictMode } from 'react';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryTokenStore, createTokenAuth, type TokenAuthTransport } from '../../src';
-import { decodeAccessToken } from '../../src/core/readTokenPair';
+import { decodeAccessToken } from '../../src/core/tokens/readTokenPair';
 import { TokenAuthProvider, useAuth } from '../../src/react';
 import { makeJwt } from '../helpers/jwt';
 

@@ -1,5 +1,5 @@
 import type { Clock } from './Clock';
-import type { MaybePromise } from './TokenStore';
+import type { MaybePromise } from '../stores/TokenStore';
 
 /**
  * Runs `work` with an `AbortSignal`, and settles within `ms`: past it, or when `outer` aborts, the signal aborts

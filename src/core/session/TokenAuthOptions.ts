@@ -1,10 +1,10 @@
 import type { ApolloLink } from '@apollo/client';
-import type { Clock } from './Clock';
-import type { ResumeSource } from './ResumeSource';
-import type { SessionEndReason } from './SessionEndedError';
+import type { Clock } from '../environment/Clock';
+import type { ResumeSource } from '../environment/ResumeSource';
+import type { SessionEndReason } from '../errors/SessionEndedError';
 import type { SessionEnd } from './TokenAuthState';
-import type { TokenAuthTransport } from './TokenAuthTransport';
-import type { TokenStore } from './TokenStore';
+import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
+import type { TokenStore } from '../stores/TokenStore';
 
 /** Options of `createTokenAuth`. */
 export interface TokenAuthOptions {

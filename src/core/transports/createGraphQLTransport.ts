@@ -1,5 +1,5 @@
-import { AuthRejectedError, rejectionMessage } from './AuthRejectedError';
-import { AuthRequestError } from './AuthRequestError';
+import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
+import { AuthRequestError } from '../errors/AuthRequestError';
 import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
 const PAIR = 'accessToken refreshToken';

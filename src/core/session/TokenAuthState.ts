@@ -1,5 +1,5 @@
-import type { TokenClaims } from './readTokenPair';
-import type { SessionEndReason } from './SessionEndedError';
+import type { TokenClaims } from '../tokens/readTokenPair';
+import type { SessionEndReason } from '../errors/SessionEndedError';
 
 /** The signed-in user, as far as the client knows it. */
 export interface TokenUser {

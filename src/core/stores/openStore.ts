@@ -1,7 +1,7 @@
-import { AuthRequestError } from './AuthRequestError';
-import { bounded } from './bounded';
-import type { Clock } from './Clock';
-import { isTokenPair } from './readTokenPair';
+import { AuthRequestError } from '../errors/AuthRequestError';
+import { bounded } from '../environment/bounded';
+import type { Clock } from '../environment/Clock';
+import { isTokenPair } from '../tokens/readTokenPair';
 import type { MaybePromise, TokenPair, TokenStore } from './TokenStore';
 
 /** What a store seam needs from the session that opens it. */

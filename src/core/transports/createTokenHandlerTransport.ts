@@ -1,6 +1,6 @@
-import { AuthRejectedError, rejectionMessage } from './AuthRejectedError';
-import { AuthRequestError } from './AuthRequestError';
-import { SessionEndedError } from './SessionEndedError';
+import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
+import { AuthRequestError } from '../errors/AuthRequestError';
+import { SessionEndedError } from '../errors/SessionEndedError';
 import type { TokenAuthTransport } from './TokenAuthTransport';
 
 /**

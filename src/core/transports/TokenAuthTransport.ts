@@ -1,4 +1,4 @@
-import type { TokenPair } from './TokenStore';
+import type { TokenPair } from '../stores/TokenStore';
 
 /** A pair as a transport hands it over, before the session checks it; with the user, after a login. */
 export interface TransportAnswer {

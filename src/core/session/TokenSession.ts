@@ -1,24 +1,24 @@
 import { jwtDecode } from 'jwt-decode';
-import { AuthRejectedError } from './AuthRejectedError';
-import { AuthRequestError } from './AuthRequestError';
-import { bounded } from './bounded';
-import { systemClock } from './Clock';
-import { createGraphQLTransport } from './createGraphQLTransport';
-import { createMemoryTokenStore } from './createMemoryTokenStore';
-import { createTokenHandlerTransport } from './createTokenHandlerTransport';
-import { openTokenHandlerStore } from './openTokenHandlerStore';
-import { assertNotLocalStorage } from './assertNotLocalStorage';
+import { AuthRejectedError } from '../errors/AuthRejectedError';
+import { AuthRequestError } from '../errors/AuthRequestError';
+import { bounded } from '../environment/bounded';
+import { systemClock } from '../environment/Clock';
+import { createGraphQLTransport } from '../transports/createGraphQLTransport';
+import { createMemoryTokenStore } from '../stores/createMemoryTokenStore';
+import { createTokenHandlerTransport } from '../transports/createTokenHandlerTransport';
+import { openTokenHandlerStore } from '../stores/openTokenHandlerStore';
+import { assertNotLocalStorage } from '../stores/assertNotLocalStorage';
 import { getRetryDelay } from './getRetryDelay';
-import { getTokenSchedule, type TokenSchedule } from './getTokenSchedule';
-import { openStore, type Rotation } from './openStore';
-import { decodeAccessToken, readTokenPair, type TokenClaims } from './readTokenPair';
+import { getTokenSchedule, type TokenSchedule } from '../tokens/getTokenSchedule';
+import { openStore, type Rotation } from '../stores/openStore';
+import { decodeAccessToken, readTokenPair, type TokenClaims } from '../tokens/readTokenPair';
 import { createRefreshTimer } from './RefreshTimer';
-import { browserResume } from './ResumeSource';
-import { SessionEndedError, type SessionEndReason } from './SessionEndedError';
+import { browserResume } from '../environment/ResumeSource';
+import { SessionEndedError, type SessionEndReason } from '../errors/SessionEndedError';
 import type { TokenAuthOptions, RefreshEvent, RefreshTrigger } from './TokenAuthOptions';
 import type { SessionEnd, TokenAuthState, TokenUser } from './TokenAuthState';
-import type { TransportAnswer } from './TokenAuthTransport';
-import type { TokenPair } from './TokenStore';
+import type { TransportAnswer } from '../transports/TokenAuthTransport';
+import type { TokenPair } from '../stores/TokenStore';
 
 /**
  * One login and the pairs its refreshes bring: an operation replays only within the epoch it was sent in, and

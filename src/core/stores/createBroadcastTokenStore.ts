@@ -1,6 +1,6 @@
-import { type Clock, systemClock } from './Clock';
+import { type Clock, systemClock } from '../environment/Clock';
 import { createListeners } from './createListeners';
-import type { Lock } from './lock';
+import type { Lock } from '../environment/lock';
 import { remember, type SharedTokenStore, shareWith } from './shareTokenStore';
 import type { TokenPair, TokenStore } from './TokenStore';
 

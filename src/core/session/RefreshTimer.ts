@@ -1,4 +1,4 @@
-import type { Clock } from './Clock';
+import type { Clock } from '../environment/Clock';
 
 // setTimeout fires at once for delays above 2^31 − 1 ms.
 const MAX_DELAY = 2 ** 31 - 1;

@@ -1,6 +1,6 @@
-import { AuthRejectedError } from './AuthRejectedError';
-import { AuthRequestError } from './AuthRequestError';
-import { createLock, type Lock } from './lock';
+import { AuthRejectedError } from '../errors/AuthRejectedError';
+import { AuthRequestError } from '../errors/AuthRequestError';
+import { createLock, type Lock } from '../environment/lock';
 import { isShared, markShared, type Rotation, storeIO } from './openStore';
 import type { TokenPair, TokenStore } from './TokenStore';
 
