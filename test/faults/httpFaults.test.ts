@@ -148,7 +148,7 @@ describe('fault injection over HTTP against the demo server', () => {
 
   it('HTTP 502 with an HTML body on the refresh: waiting operations error with its status, the session and the store are kept, and the next refresh sends the same token once', async () => {
     const server = await startServer();
-    const { auth, client, store } = connect(server, { retryDelay: 300 });
+    const { auth, client, store } = connect(server, { retryDelay: 300, refreshFloor: 100 });
     await auth.login(...ADMIN);
     const before = await stored(store);
     server.expireAllAccessTokens();
@@ -215,7 +215,7 @@ describe('fault injection over HTTP against the demo server', () => {
       clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     };
     // The retry of the timed-out refresh comes 300 ms after it, by the real clock.
-    const { auth, client } = connect(server, { clock, retryDelay: 300 });
+    const { auth, client } = connect(server, { clock, retryDelay: 300, refreshFloor: 100 });
     await auth.login(...ADMIN);
     server.expireAllAccessTokens();
     server.resetStats();
