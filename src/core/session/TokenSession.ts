@@ -272,27 +272,33 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     return Promise.resolve(old.refreshing).then(() => revoke(old.next ?? old.pair));
   }
 
-  // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. While a retry
-  // waits, operations wait for it when it is due soon and otherwise fail at once with the failure it waits out,
-  // rather than send a refresh of their own; only the retry itself, `refresh()` and the app coming back `force`
-  // one.
+  // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. An operation
+  // (`token-expired`, `expired-locally`) waits for one retry due within RETRY_JOIN, whether it found the retry
+  // scheduled or its refresh failed: one transient failure costs it latency, not an error. Past that, or for a
+  // retry due later, it fails with the failure the retry waits out rather than send a refresh of its own. Only
+  // the retry itself, `refresh()` and the app coming back `force` a refresh.
   async function renew(from: Live, trigger: RefreshTrigger, force = false): Promise<Live> {
-    if (from.retry && !force && !from.refreshing) {
-      const due = (from.retry.at ?? Infinity) - clock.now();
-      if (due > RETRY_JOIN) throw from.retry.error;
-      await sleep(due);
+    let patient = !force && (trigger === 'token-expired' || trigger === 'expired-locally');
+    for (;;) {
+      if (from.retry && !force && !from.refreshing) {
+        const due = (from.retry.at ?? Infinity) - clock.now();
+        if (!patient || due > RETRY_JOIN) throw from.retry.error;
+        patient = false;
+        await sleep(due);
+      }
+      if (live === from) {
+        await (from.refreshing ??= rotate(from, trigger).finally(() => {
+          from.refreshing = undefined;
+        }));
+      } else await from.refreshing;
+      const now = live as Live | null;
+      // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure), or
+      // dispose() cut it short.
+      if (now === from && patient && from.retry && !signal.aborted) continue;
+      if (now === from) throw from.retry?.error ?? signal.reason;
+      if (now?.epoch === from.epoch) return now;
+      throw from.epoch.ended ?? noSession();
     }
-    if (live === from) {
-      await (from.refreshing ??= rotate(from, trigger).finally(() => {
-        from.refreshing = undefined;
-      }));
-    } else await from.refreshing;
-    const now = live as Live | null;
-    // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure), or
-    // dispose() cut it short.
-    if (now === from) throw from.retry?.error ?? signal.reason;
-    if (now?.epoch === from.epoch) return now;
-    throw from.epoch.ended ?? noSession();
   }
 
   // Settles once the rotation is applied, whatever it came to: waiters then read the state.
