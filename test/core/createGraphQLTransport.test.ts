@@ -164,6 +164,27 @@ describe('createGraphQLTransport: answers with data', () => {
   });
 });
 
+describe('createGraphQLTransport: logout', () => {
+  it.each([
+    ['TOKEN_EXPIRED under HTTP 500 (a context function that refuses it)', rejection('TOKEN_EXPIRED', 'Access token expired'), 500],
+    ['TOKEN_EXPIRED under HTTP 200', rejection('TOKEN_EXPIRED', 'Access token expired'), 200],
+    ['HTTP 401', rejection('UNAUTHENTICATED'), 401],
+  ])('sends the logout again without the access token when it was refused: %s', async (_name, body, status) => {
+    const stub = createFetchStub();
+    const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+    const pair = makePair('old');
+    const logout = transport.logout(pair, new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('logout').respond(body, status);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('logout')).toHaveLength(2);
+    expect(stub.last('logout').headers.authorization).toBeUndefined();
+    expect(stub.last('logout').variables).toEqual({ refreshToken: pair.refreshToken });
+    stub.last('logout').respond({ data: { logout: { success: true } } });
+    await expect(logout).resolves.toEqual({ success: true });
+  });
+});
+
 describe('a session on the default transport', () => {
   it("ends the session as rejected, in the server's words, when three refreshes in a row are answered INTERNAL_SERVER_ERROR, within 30 s", async () => {
     const { session, stub, store, onSessionEnd } = await loggedIn({ auto: false });

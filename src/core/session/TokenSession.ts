@@ -526,7 +526,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   // Resolves after `ms` (at once for none), or when the session ends or the app asks for a refresh.
   function sleep(ms: number): Promise<void> {
-    if (!(ms > 0)) return Promise.resolve();
+    if (!(ms > 0) || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clock.clearTimeout(handle);

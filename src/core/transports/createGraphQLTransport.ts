@@ -87,6 +87,11 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     const data = body?.data?.[field];
     if (data != null && status! < 300) return data as TransportAnswer;
     const code = errors[0]?.extensions?.code;
+    // A logout needs no access token (the refresh token names the session): one refused as expired, even where
+    // the server's context refuses it for every operation (HTTP 500 or 401), is sent again without it.
+    if (token && (status === 401 || errors.some((error) => error.extensions?.code === 'TOKEN_EXPIRED'))) {
+      return post(field, query, variables, signal);
+    }
     if (SERVER_FAILURE.test(`${status}`) || (!errors.length && !refused)) {
       throw fail(status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`);
     }
