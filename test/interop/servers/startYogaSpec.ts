@@ -26,6 +26,13 @@ const subscriptionTypeDefs = /* GraphQL */ `
   }
 `;
 
+async function* ticks(userId: string, interval: number, count?: number | null) {
+  for (let n = 1; count == null || n <= count; n++) {
+    await new Promise((resolve) => setTimeout(resolve, interval));
+    yield { ticks: { n, userId } };
+  }
+}
+
 /**
  * Starts the spec's service on GraphQL Yoga 5, as its docs teach: `createYoga` with `createSchema`, served by
  * `node:http`'s `createServer`, and graphql-ws through `ws` on the same server (Yoga's "GraphQL over WebSocket"
@@ -44,13 +51,9 @@ export async function startYogaSpec(options: SpecAuthServiceOptions = {}): Promi
         ...resolvers,
         Subscription: {
           ticks: {
-            subscribe: async function* (_: unknown, { interval, count }: { interval: number; count?: number | null }, context: SpecContext) {
-              const user = requireUser(context);
-              for (let n = 1; count == null || n <= count; n++) {
-                await new Promise((resolve) => setTimeout(resolve, interval));
-                yield { ticks: { n, userId: user.id } };
-              }
-            },
+            // The token is checked when the subscription starts, so a refusal is its first and only result.
+            subscribe: (_: unknown, { interval, count }: { interval: number; count?: number | null }, context: SpecContext) =>
+              ticks(requireUser(context).id, interval, count),
           },
         },
       },
