@@ -5,6 +5,10 @@ import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
 
+// Set on an operation once it has been replayed: a link that sends it again (RetryLink placed before this one)
+// gets the refusal passed on, not another refresh.
+const REPLAYED_KEY = 'tokenPairReplayed';
+
 /** What {@link TokenExpiredLink} needs from the session. */
 export interface TokenRecovery {
   /**
@@ -41,7 +45,8 @@ export declare namespace TokenExpiredLink {
  * Place it before {@link TokenAuthLink} so the replay picks up the new token. Concurrent failures share one
  * refresh; a failure that arrives after the pair was already replaced is replayed with the current token and
  * no refresh at all. The replay's outcome, success or failure, is passed on unchanged: it is never replayed
- * again. An operation is replayed only within the session it was sent in: after a logout, a rejected refresh
+ * again, not even when a `RetryLink` placed before this link sends the operation once more. An operation is
+ * replayed only within the session it was sent in: after a logout, a rejected refresh
  * or a login as someone else it fails with `SessionEndedError`. Other errors pass through untouched.
  */
 export class TokenExpiredLink extends ApolloLink {
@@ -59,14 +64,18 @@ export class TokenExpiredLink extends ApolloLink {
           // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
           // out would hand the consumer the same data twice.
           const shouldReplay = (error: unknown) =>
-            !emitted && (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
+            !emitted &&
+            !operation.getContext()[REPLAYED_KEY] &&
+            (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
           const startReplay = () => {
             replaying = true;
             first?.unsubscribe();
             auth
               .recover(sent())
               .then(() => {
-                if (!closed) replay = forward(operation).subscribe(observer);
+                if (closed) return;
+                operation.setContext({ [REPLAYED_KEY]: true });
+                replay = forward(operation).subscribe(observer);
               })
               .catch((error: unknown) => {
                 if (!closed) observer.error(error);

@@ -122,7 +122,8 @@ describe('timing that could spin', () => {
     stub.last('refreshToken').fail();
     await vi.advanceTimersByTimeAsync(0);
     expect(session.getState().status).toBe('authenticated');
-    await vi.advanceTimersByTimeAsync(999);
+    // A 1 s backoff, held to the 5 s floor since the failed refresh was sent.
+    await vi.advanceTimersByTimeAsync(4_999);
     expect(stub.of('refreshToken')).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(stub.of('refreshToken')).toHaveLength(2);

@@ -116,7 +116,7 @@ describe('refresh', () => {
       status: 'unauthenticated',
       user: null,
       error: errors[0],
-      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked', at: Date.now() },
+      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked', message: 'INVALID_REFRESH_TOKEN', at: Date.now() },
     });
     expect(states).toEqual(['unauthenticated']);
     expect(onSessionEnd).toHaveBeenCalledTimes(1);
@@ -127,7 +127,8 @@ describe('refresh', () => {
   });
 
   it('keeps the session after a network failure and retries with backoff from the timer', async () => {
-    const { session, stub, store, onError } = await loggedIn({ auto: false, retryDelay: (attempt) => 1000 * 2 ** (attempt - 1) });
+    // No floor: this test is about the backoff alone (the floor has tests of its own).
+    const { session, stub, store, onError } = await loggedIn({ auto: false, refreshFloor: 0, retryDelay: (attempt) => 1000 * 2 ** (attempt - 1) });
     const before = await store.get();
     const refresh = session.refresh();
     await vi.advanceTimersByTimeAsync(0);
@@ -170,12 +171,13 @@ describe('refresh', () => {
     expect(stub.calls).toHaveLength(0);
   });
 
-  it('treats INTERNAL_SERVER_ERROR and HTTP 429 as transient, not as a rejection', async () => {
+  it('treats INTERNAL_SERVER_ERROR as an uncertain refusal and HTTP 429 as transient: the session is kept', async () => {
     const { session, stub } = await loggedIn({ auto: false });
     const first = session.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     stub.last('refreshToken').respond(rejection('INTERNAL_SERVER_ERROR'));
-    expect(AuthRequestError.is(await first)).toBe(true);
+    expect(await first).toMatchObject({ name: 'AuthRejectedError', uncertain: true });
+    expect(session.getState().status).toBe('authenticated');
     const second = session.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     stub.last('refreshToken').respond(rejection('RATE_LIMITED'), 429);
@@ -406,7 +408,10 @@ describe('onRefresh', () => {
     await vi.advanceTimersByTimeAsync(12.5 * 60_000);
     vi.setSystemTime(Date.now() + 20 * MINUTE);
     await session.getAccessToken();
-    await session.recover((await session.current()) ?? undefined);
+    // Within the floor of the refresh just before: it waits for it.
+    const recovering = session.recover((await session.current()) ?? undefined);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await recovering;
     stub.auto = false;
     const failing = session.refresh().catch(() => {});
     await vi.advanceTimersByTimeAsync(0);

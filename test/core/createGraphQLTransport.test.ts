@@ -33,21 +33,13 @@ async function refreshAnswered(answer: (call: ReturnType<typeof createFetchStub>
 
 describe('createGraphQLTransport: which refresh answers say nothing of the token (AuthRequestError)', () => {
   it.each([
-    ['an error without extensions.code (HTTP 200)', { data: null, errors: [error('Something broke')] }, 200],
-    ['an error with extensions but no code (HTTP 200)', { data: null, errors: [{ message: 'Something broke', extensions: {} }] }, 200],
     ['GATEWAY_TIMEOUT', { data: null, errors: [error('Upstream timed out', 'GATEWAY_TIMEOUT')] }, 200],
     ['SUBREQUEST_HTTP_ERROR', { data: null, errors: [error('Subgraph failed', 'SUBREQUEST_HTTP_ERROR')] }, 200],
     ['DOWNSTREAM_SERVICE_ERROR', { data: null, errors: [error('Subgraph failed', 'DOWNSTREAM_SERVICE_ERROR')] }, 200],
-    ['INTERNAL_SERVER_ERROR', { data: null, errors: [error('Oops', 'INTERNAL_SERVER_ERROR')] }, 200],
     ['SERVICE_UNAVAILABLE', { data: null, errors: [error('Down', 'SERVICE_UNAVAILABLE')] }, 200],
     [
       'a failure code in second position, after a non-failure code',
       { data: null, errors: [error('Refresh token reused', 'INVALID_REFRESH_TOKEN'), error('Down', 'SERVICE_UNAVAILABLE')] },
-      200,
-    ],
-    [
-      'an error without a code in second position, after a non-failure code',
-      { data: null, errors: [error('Bad input', 'BAD_USER_INPUT'), error('Resolver crashed')] },
       200,
     ],
     ['an error without a code under HTTP 502', { data: null, errors: [error('Bad gateway')] }, 502],
@@ -77,6 +69,15 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
     ['an error without a code under HTTP 401', { data: null, errors: [error('Not allowed')] }, 401, undefined],
     ['an error without a code under HTTP 403', { data: null, errors: [error('Not allowed')] }, 403, undefined],
     ['an empty JSON object under HTTP 401', {}, 401, undefined],
+    // The contract names no refusal code: GraphQL Yoga sends a thrown GraphQLError as it is.
+    ['an error without extensions.code (HTTP 200)', { data: null, errors: [error('Invalid refresh token')] }, 200, undefined],
+    ['an error with extensions but no code (HTTP 200)', { data: null, errors: [{ message: 'Invalid refresh token', extensions: {} }] }, 200, undefined],
+    [
+      'an error without a code in second position, after a non-failure code',
+      { data: null, errors: [error('Bad input', 'BAD_USER_INPUT'), error('Resolver crashed')] },
+      200,
+      'BAD_USER_INPUT',
+    ],
   ])('throws AuthRejectedError for %s', async (_name, body, status, code) => {
     const { value, error: thrown } = await refreshAnswered((call) => call.respond(body, status));
     expect(value).toBeUndefined();
@@ -92,6 +93,50 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
     const { error: thrown } = await refreshAnswered((call) => call.respondRaw(text, status));
     expect(AuthRejectedError.is(thrown)).toBe(true);
     expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: `The service refused it (HTTP ${status}): sign in again.` });
+  });
+});
+
+describe('createGraphQLTransport: refusals that may be failures (isRefusal)', () => {
+  it("throws an uncertain AuthRejectedError, in the server's words, for INTERNAL_SERVER_ERROR (Apollo Server's code for any error thrown without one)", async () => {
+    const { error: thrown } = await refreshAnswered((call) => call.respond(rejection('INTERNAL_SERVER_ERROR', 'Invalid refresh token'), 200));
+    expect(AuthRejectedError.is(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ message: 'Invalid refresh token', code: 'INTERNAL_SERVER_ERROR', uncertain: true });
+  });
+
+  it.each([
+    ['INTERNAL_SERVER_ERROR', 'Invalid email or password'],
+    [undefined, 'Invalid email or password'],
+    ['UNAUTHENTICATED', 'Wrong password'],
+  ])("rejects a login answered with code %s as AuthRejectedError with the server's message and code", async (code, message) => {
+    const stub = createFetchStub();
+    const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+    const login = transport.login('a@b.c', 'nope', new AbortController().signal).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('loginWithEmailPassword').respond({ data: null, errors: [error(message, code)] });
+    const thrown = await login;
+    expect(AuthRejectedError.is(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ message, code, uncertain: false, operation: 'loginWithEmailPassword' });
+  });
+
+  it("follows isRefusal: the call's name, a failure (false), a verdict (true) and 'maybe'", async () => {
+    const isRefusal = vi.fn((error: AuthRejectedError, _call: string) => (error.code === 'DB_DOWN' ? false : error.code === 'HMM' ? ('maybe' as const) : true));
+    const outcomes: unknown[] = [];
+    for (const code of ['DB_DOWN', 'HMM', 'SESSION_REVOKED']) {
+      const stub = createFetchStub();
+      const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch, isRefusal });
+      const refresh = transport.refresh('r', new AbortController().signal).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(0);
+      stub.last('refreshToken').respond(rejection(code, `said ${code}`));
+      outcomes.push(await refresh);
+    }
+    expect(isRefusal.mock.calls.map(([error, call]) => [error.code, call])).toEqual([
+      ['DB_DOWN', 'refresh'],
+      ['HMM', 'refresh'],
+      ['SESSION_REVOKED', 'refresh'],
+    ]);
+    expect(outcomes[0]).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken failed: said DB_DOWN.', cause: { code: 'DB_DOWN' } });
+    expect(outcomes[1]).toMatchObject({ name: 'AuthRejectedError', code: 'HMM', uncertain: true });
+    expect(outcomes[2]).toMatchObject({ name: 'AuthRejectedError', code: 'SESSION_REVOKED', uncertain: false });
   });
 });
 
@@ -119,7 +164,77 @@ describe('createGraphQLTransport: answers with data', () => {
   });
 });
 
+describe('createGraphQLTransport: logout', () => {
+  it.each([
+    ['TOKEN_EXPIRED under HTTP 500 (a context function that refuses it)', rejection('TOKEN_EXPIRED', 'Access token expired'), 500],
+    ['TOKEN_EXPIRED under HTTP 200', rejection('TOKEN_EXPIRED', 'Access token expired'), 200],
+    ['HTTP 401', rejection('UNAUTHENTICATED'), 401],
+  ])('sends the logout again without the access token when it was refused: %s', async (_name, body, status) => {
+    const stub = createFetchStub();
+    const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+    const pair = makePair('old');
+    const logout = transport.logout(pair, new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('logout').respond(body, status);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('logout')).toHaveLength(2);
+    expect(stub.last('logout').headers.authorization).toBeUndefined();
+    expect(stub.last('logout').variables).toEqual({ refreshToken: pair.refreshToken });
+    stub.last('logout').respond({ data: { logout: { success: true } } });
+    await expect(logout).resolves.toEqual({ success: true });
+  });
+});
+
 describe('a session on the default transport', () => {
+  it("ends the session as rejected, in the server's words, when three refreshes in a row are answered INTERNAL_SERVER_ERROR, within 30 s", async () => {
+    const { session, stub, store, onSessionEnd } = await loggedIn({ auto: false });
+    const refused = () => stub.last('refreshToken').respond(rejection('INTERNAL_SERVER_ERROR', 'Invalid refresh token'));
+    const first = session.refresh().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    refused();
+    expect(await first).toMatchObject({ name: 'AuthRejectedError', uncertain: true });
+    expect(session.getState()).toMatchObject({ status: 'authenticated', retry: { attempt: 1 } });
+    // The retries come from the timer, each at least the 5 s floor after the one before.
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(stub.of('refreshToken')).toHaveLength(2);
+    refused();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(stub.of('refreshToken')).toHaveLength(3);
+    expect(session.getState().status).toBe('authenticated');
+    refused();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(Date.now() - T0).toBeLessThan(30_000);
+    expect(session.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', rejection: 'revoked', message: 'Invalid refresh token' },
+    });
+    expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', message: 'Invalid refresh token' }));
+    expect(await store.get()).toBeNull();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(stub.of('refreshToken')).toHaveLength(3);
+  });
+
+  it('keeps the session through an INTERNAL_SERVER_ERROR that recovers, and a waiting operation gets the new pair', async () => {
+    const { session, stub } = await loggedIn({ auto: false });
+    const first = session.refresh().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('refreshToken').respond(rejection('INTERNAL_SERVER_ERROR', 'db down'));
+    await first;
+    // An operation answered TOKEN_EXPIRED now waits for the retry due in 5 s, instead of failing at once.
+    const replay = session.recover((await session.current()) ?? undefined);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(stub.of('refreshToken')).toHaveLength(2);
+    const next = stub.nextPair();
+    stub.last('refreshToken').respond({ data: { refreshToken: next } });
+    expect((await replay).pair.accessToken).toBe(next.accessToken);
+    expect(session.getState()).toMatchObject({ status: 'authenticated' });
+    expect(session.getState().retry).toBeUndefined();
+  });
+
   it('keeps the session, schedules a retry and does not end it when a refresh answers GATEWAY_TIMEOUT after a code-less error', async () => {
     const { session, stub, store, onSessionEnd, onError } = await loggedIn({ auto: false, retryDelay: 1_000 });
     const before = await store.get();
@@ -132,7 +247,8 @@ describe('a session on the default transport', () => {
     const state = session.getState();
     expect(state.status).toBe('authenticated');
     expect(state.user?.id).toBe('u_1');
-    expect(state.retry).toEqual({ at: T0 + 1_000, error: thrown, attempt: 1 });
+    // A 1 s backoff, held to the 5 s floor.
+    expect(state.retry).toEqual({ at: T0 + 5_000, error: thrown, attempt: 1 });
     expect(await store.get()).toEqual(before);
     expect(onSessionEnd).not.toHaveBeenCalled();
     expect(onError).not.toHaveBeenCalled();

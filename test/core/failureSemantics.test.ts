@@ -219,36 +219,59 @@ describe('a revoked session is noticed at once', () => {
 });
 
 describe('one backoff for every trigger', () => {
-  it.each(['dead by the local clock', 'answered TOKEN_EXPIRED'])('sends no refresh for 50 operations %s while a retry is scheduled', async (how) => {
-    const { auth, stub, server, link, token } = await setup({ retryDelay: 1000 });
+  it.each(['dead by the local clock', 'answered TOKEN_EXPIRED'])(
+    'sends no refresh of their own for 50 operations %s while a retry is due within 10 s: they wait for it and go on with its pair',
+    async (how) => {
+      const { auth, stub, server, link, token } = await setup({ retryDelay: 1000 });
+      const first = watch(auth.refresh());
+      await tick();
+      stub.last('refreshToken').fail();
+      await tick();
+      expect(AuthRequestError.is(first.error)).toBe(true);
+      // The retry: a 1 s backoff held to the 5 s floor.
+      expect(auth.getState().retry).toMatchObject({ at: T0 + 5_000, attempt: 1 });
+      const dead = how === 'dead by the local clock';
+      if (dead) vi.setSystemTime(T0 + 4_000 + 16 * MINUTE);
+      else server.expired.add(token);
+      const runs = Array.from({ length: 50 }, (_, i) => execute(link, { i }));
+      await tick();
+      // Dead by the clock, the retry is past due: the operations' one refresh is that retry, at once.
+      expect(refreshes(stub)).toBe(dead ? 2 : 1);
+      for (const run of runs) expect(run).toMatchObject({ completed: false, error: undefined });
+      expect(server.attempts.map((a) => a.authorization)).toEqual(dead ? [] : Array(50).fill(`Bearer ${token}`));
+      if (!dead) {
+        await tick(4_999);
+        expect(refreshes(stub)).toBe(1);
+        await tick(1);
+        expect(refreshes(stub)).toBe(2);
+      }
+      const next = stub.nextPair();
+      stub.last('refreshToken').respond({ data: { refreshToken: next } });
+      await tick();
+      expect(auth.getState().retry).toBeUndefined();
+      for (const run of runs) expect(run).toMatchObject({ completed: true, error: undefined });
+      expect(server.attempts.slice(dead ? 0 : 50).map((a) => a.authorization)).toEqual(Array(50).fill(`Bearer ${next.accessToken}`));
+    },
+  );
+
+  it('fails operations that need a new pair at once, with the failure the retry waits out, when the retry is due in more than 10 s', async () => {
+    const { auth, stub, server, link, token } = await setup({ retryDelay: 20_000 });
     const first = watch(auth.refresh());
     await tick();
     stub.last('refreshToken').fail();
     await tick();
     expect(AuthRequestError.is(first.error)).toBe(true);
-    const dead = how === 'dead by the local clock';
-    if (dead) vi.setSystemTime(T0 + 16 * MINUTE);
-    else server.expired.add(token);
-    const runs = Array.from({ length: 50 }, (_, i) => execute(link, { i }));
+    server.expired.add(token);
+    const runs = Array.from({ length: 5 }, (_, i) => execute(link, { i }));
     await tick();
     expect(refreshes(stub)).toBe(1);
     for (const run of runs) expect(run.error).toMatchObject({ name: 'AuthRequestError', operation: 'refreshToken' });
-    expect(server.attempts.map((a) => a.authorization)).toEqual(dead ? [] : Array(50).fill(`Bearer ${token}`));
-    const { retry } = auth.getState();
-    expect(retry).toMatchObject({ at: expect.any(Number), attempt: 1 });
-    expect(AuthRequestError.is(retry?.error)).toBe(true);
-    // The scheduled retry is the next request, and its rotation clears the retry.
-    await tick(1000);
+    await tick(20_000);
     expect(refreshes(stub)).toBe(2);
-    const next = stub.nextPair();
-    stub.last('refreshToken').respond({ data: { refreshToken: next } });
-    await tick();
-    expect(auth.getState().retry).toBeUndefined();
-    expect(await auth.getAccessToken()).toBe(next.accessToken);
   });
 
-  it('retries after a full-jitter delay by default: 500 ms, not 1 s, when Math.random gives 0.5', async () => {
-    const { auth, stub } = await setup();
+  it('retries after a full-jitter delay by default: 500 ms, not 1 s, when Math.random gives 0.5 (no floor)', async () => {
+    const { auth, stub } = await setup({ refreshFloor: 0 });
     vi.spyOn(Math, 'random').mockReturnValue(0.5);
     const first = watch(auth.refresh());
     await tick();
@@ -340,7 +363,9 @@ describe('nothing the app supplies can hang the session', () => {
     granted = false;
     vi.setSystemTime(T0 + 16 * MINUTE);
     const runs = [a, b, a, b].map(({ link }) => execute(link));
-    await tick(60_000);
+    // The lock times out (60 s); the operations wait for the retry that follows (within 10 s), whose lock times
+    // out too.
+    await tick(60_000 + 10_000 + 60_000);
     expect(refreshes(stub)).toBe(0);
     for (const run of runs) expect(run.error).toMatchObject({ name: 'AuthRequestError', operation: 'lock' });
     expect(server.attempts).toHaveLength(0);

@@ -117,9 +117,10 @@ describe('a transport that owns the session (a token handler)', () => {
     session.subscribe(() => seen.push(session.getState()));
     await vi.advanceTimersByTimeAsync(0);
     expect(session.getState()).toMatchObject({ status: 'loading', user: null, retry: { attempt: 1 } });
-    await vi.advanceTimersByTimeAsync(1000);
+    // The retries come at the 5 s floor.
+    await vi.advanceTimersByTimeAsync(5_000);
     expect(session.getState()).toMatchObject({ status: 'loading', user: null, retry: { attempt: 2 } });
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(5_000);
     expect(session.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1' } });
     expect(seen.filter((state) => (state as { status: string }).status === 'authenticated')).toHaveLength(1);
     expect(owned.calls).toEqual(['refresh', 'refresh', 'refresh']);

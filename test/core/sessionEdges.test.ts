@@ -193,7 +193,13 @@ describe('sessions that share a store', () => {
     expect(SessionEndedError.is(error)).toBe(true);
     expect(error).toMatchObject({ reason: 'rejected' });
     expect(onSessionEndA).toHaveBeenCalledTimes(1);
-    expect(onSessionEndA).toHaveBeenCalledWith({ reason: 'rejected', elsewhere: false, rejection: 'revoked', error: expect.any(AuthRejectedError) });
+    expect(onSessionEndA).toHaveBeenCalledWith({
+      reason: 'rejected',
+      elsewhere: false,
+      rejection: 'revoked',
+      message: 'INVALID_REFRESH_TOKEN',
+      error: expect.any(AuthRejectedError),
+    });
     expect(onSessionEndB).toHaveBeenCalledTimes(1);
     expect(onSessionEndB.mock.calls[0]![0]).toMatchObject({ reason: 'rejected' });
     expect(a.getState()).toMatchObject({ status: 'unauthenticated', error: { reason: 'rejected' } });

@@ -111,9 +111,15 @@ describe('how a session ended (state.ended and onSessionEnd)', () => {
     await expect(session.refresh()).rejects.toMatchObject({ reason: 'rejected' });
     expect(session.getState()).toMatchObject({
       status: 'unauthenticated',
-      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked', at: T0 + MINUTE },
+      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked', message: control.refuse.message, at: T0 + MINUTE },
     });
-    expect(onSessionEnd).toHaveBeenCalledExactlyOnceWith({ reason: 'rejected', elsewhere: false, rejection: 'revoked', error: control.refuse });
+    expect(onSessionEnd).toHaveBeenCalledExactlyOnceWith({
+      reason: 'rejected',
+      elsewhere: false,
+      rejection: 'revoked',
+      message: control.refuse.message,
+      error: control.refuse,
+    });
   });
 
   it("a refresh token past its exp: rejected, expired, by the client's clock corrected by the server's skew", async () => {

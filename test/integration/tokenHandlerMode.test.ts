@@ -186,7 +186,7 @@ describe('createTokenAuth({ tokenHandler }) over HTTP, against the real handler 
       { field: 'refreshToken', status: 503, body: 'down' },
     );
     const states: string[] = [];
-    const page = openPage(rig, { retryDelay: 20 });
+    const page = openPage(rig, { retryDelay: 20, refreshFloor: 20 });
     page.auth.subscribe(() => states.push(`${page.auth.getState().status}${page.auth.getState().retry ? '+retry' : ''}`));
     await vi.waitFor(() => expect(page.auth.getState().status).toBe('authenticated'), { timeout: 3000 });
     // Whether there is a session was not known while the handler could not tell: never a user with no id.

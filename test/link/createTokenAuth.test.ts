@@ -111,14 +111,36 @@ describe('auth.link with the session', () => {
     expect(server.attempts.at(-1)!.authorization).toBeUndefined();
   });
 
-  it('errors waiting operations with the AuthRequestError of a transient refresh failure and keeps the session', async () => {
+  it('keeps waiting operations through one transient refresh failure: they wait for its retry and replay with its pair', async () => {
     const { auth, stub, server, link, token } = await setup();
     server.expired.add(token);
     const runs = Array.from({ length: 3 }, () => execute(link));
     await vi.advanceTimersByTimeAsync(0);
     stub.last('refreshToken').respondRaw('<h1>502</h1>', 502);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(auth.getState()).toMatchObject({ status: 'authenticated', retry: { attempt: 1, error: { status: 502 } } });
+    for (const run of runs) expect(run.settled).toBe(false);
+    // The retry is due within 10 s (the 5 s floor): the operations wait for it.
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(stub.of('refreshToken')).toHaveLength(2);
+    const next = stub.nextPair();
+    stub.last('refreshToken').respond({ data: { refreshToken: next } });
     await Promise.all(runs.map((run) => run.done));
-    for (const run of runs) expect(run.error).toMatchObject({ name: 'AuthRequestError', status: 502 });
+    for (const run of runs) expect(run.error).toBeUndefined();
+    expect(server.attempts.slice(3).map((a) => a.authorization)).toEqual(Array(3).fill(`Bearer ${next.accessToken}`));
+  });
+
+  it('errors waiting operations with the AuthRequestError when the retry they waited for fails too, and keeps the session', async () => {
+    const { auth, stub, server, link, token } = await setup();
+    server.expired.add(token);
+    const runs = Array.from({ length: 3 }, () => execute(link));
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('refreshToken').respondRaw('<h1>502</h1>', 502);
+    await vi.advanceTimersByTimeAsync(5_000);
+    stub.last('refreshToken').respondRaw('<h1>503</h1>', 503);
+    await Promise.all(runs.map((run) => run.done));
+    for (const run of runs) expect(run.error).toMatchObject({ name: 'AuthRequestError', status: 503 });
+    expect(stub.of('refreshToken')).toHaveLength(2);
     expect(auth.getState().status).toBe('authenticated');
   });
 

@@ -12,7 +12,8 @@ export type Invariant =
   | 'state-and-store-agree'
   | 'consistent-states'
   | 'dispose-leaves-nothing'
-  | 'no-unhandled-rejection';
+  | 'no-unhandled-rejection'
+  | 'refresh-floor';
 
 /**
  * An event of a schedule after which a known bug can show. The runner records them as they happen:

@@ -37,6 +37,10 @@ const PING = gql`
     ping(n: $op)
   }
 `;
+// How much time the drain lets pass for operations that wait on a timer: the floor, a retry due within 10 s.
+const DRAIN_TIME = 30_000;
+// The session's default floor between two refreshes.
+const REFRESH_FLOOR = 5_000;
 // Upper bounds that only a runaway loop reaches.
 const MAX_TIMERS_PER_STEP = 2_000;
 const MAX_DRAIN_ROUNDS = 1_000;
@@ -119,7 +123,8 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
  *
  * @remarks
  * The invariants ({@link Invariant}), checked after every step, again once the schedule is drained (every
- * pending request answered `ok`), and after `dispose()`:
+ * pending request answered `ok`, and up to 30 s of timers fired while something still waits), and after
+ * `dispose()`:
  *
  * - `settles`: every operation settles exactly once (data, error or unsubscribed); every `login`/`logout`/
  *   `refresh` call settles.
@@ -144,6 +149,8 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
  *   `unauthenticated` with none, never `loading` again once left.
  * - `dispose-leaves-nothing`: no timer armed on the clock, no store listener left.
  * - `no-unhandled-rejection`.
+ * - `refresh-floor`: an instance sends no refresh within 5 s of its last one, unless a login or its app's
+ *   `refresh()` came in between.
  *
  * A violation that is a symptom of a bug in `options.tolerate`, in a schedule where that bug's trigger
  * occurred, is counted in `totals.tolerated` instead.
@@ -159,7 +166,7 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     get: memory.get,
     set: (pair) => {
       trace(`  store <- ${String(readClaims(pair.accessToken)?.jti)}`);
-      memory.set(pair);
+      memory.set(schedule.dropsReceivedAt ? { accessToken: pair.accessToken, refreshToken: pair.refreshToken } : pair);
     },
     clear: () => {
       trace('  store <- empty');
@@ -204,13 +211,28 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
 
   // The session's jittered retries, from a generator seeded by the schedule itself: a seed replays exactly.
   const random = seededRandom(JSON.stringify(schedule));
+  // `refresh-floor`: per instance, when its last refresh request went out, and whether a login or the app's
+  // refresh() (which may start one sooner) came since.
+  const lastRefreshSent: Array<number | undefined> = [];
+  const cutShort: boolean[] = [];
+  const floorWatch = (instance: number, fetch: typeof globalThis.fetch): typeof globalThis.fetch => (url, init) => {
+    if (String(init?.body).includes('refreshToken(')) {
+      const last = lastRefreshSent[instance];
+      if (last !== undefined && !cutShort[instance] && clock.now() - last < REFRESH_FLOOR) {
+        fail('refresh-floor', `instance ${instance} sent a refresh ${clock.now() - last} ms after its last one`);
+      }
+      lastRefreshSent[instance] = clock.now();
+      cutShort[instance] = false;
+    }
+    return fetch(url, init);
+  };
   const clients: Client[] = Array.from({ length: schedule.instances }, (_, instance) => {
     const auth = createTokenAuth({
       uri: URI,
       store,
       clock,
       retryDelay: (attempt) => getRetryDelay(attempt, random),
-      fetch: model.fetchFor(instance),
+      fetch: floorWatch(instance, model.fetchFor(instance)),
       refreshOnResume: false,
       onSessionEnd: (event) => {
         if (event.reason !== 'rejected') return;
@@ -379,7 +401,10 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
           totals.logins++;
           if (refreshOut()) trigger('session-change-during-refresh');
           const user = MODEL_USERS[step.user]!;
-          track(where, clients[step.instance % clients.length]!.auth.login(user.email, user.password));
+          const login = clients[step.instance % clients.length]!.auth.login(user.email, user.password);
+          // A login starts a new session, and so a new floor, once it has signed in.
+          login.then(() => void (cutShort[step.instance % clients.length] = true), () => {});
+          track(where, login);
           break;
         }
         case 'logout':
@@ -396,6 +421,7 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
           track(where, clients[step.instance % clients.length]!.auth.logout());
           break;
         case 'refresh':
+          cutShort[step.instance % clients.length] = true;
           track(where, clients[step.instance % clients.length]!.auth.refresh());
           break;
         case 'cancel': {
@@ -419,13 +445,20 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     }
 
     where = 'drain';
-    for (let round = 0; model.pending.length > 0; round++) {
+    // Time goes on while the network is drained: an operation may wait for the floor or a retry due soon, so
+    // the timers due within DRAIN_TIME fire whenever nothing is in flight and something still waits.
+    const quietBy = clock.now() + DRAIN_TIME;
+    for (let round = 0; ; round++) {
       if (round > MAX_DRAIN_ROUNDS) {
         fail('settles', 'the network never went quiet');
         break;
       }
-      const request = model.deliver(0, 'ok');
-      trace(`  drain delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}`);
+      if (model.pending.length > 0) {
+        const request = model.deliver(0, 'ok');
+        trace(`  drain delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}`);
+      } else if (!operations.some((record) => !record.settled) && !calls.some((call) => !call.settled)) break;
+      else if (!clock.fireNext(quietBy)) break;
+      else trace(`  drain fired a timer at ${clock.now() - T0} ms`);
       await flush();
     }
     await flush();

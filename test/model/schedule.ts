@@ -31,6 +31,8 @@ export interface Schedule {
   readonly initial: 'empty' | 'fresh' | 'dead';
   /** How `TOKEN_EXPIRED` arrives: a GraphQL result, or HTTP 401 with a GraphQL body (an Apollo `ServerError`). */
   readonly expiredAs: 'result' | 'http401';
+  /** Whether the store keeps only the two tokens, dropping `receivedAt`, as most hand-written stores do. */
+  readonly dropsReceivedAt?: boolean;
   readonly steps: readonly Step[];
 }
 
@@ -75,7 +77,7 @@ export function describeStep(step: Step): string {
 
 /** The schedule as fast-check prints it for a counterexample. */
 export function describeSchedule(schedule: Schedule): string {
-  const head = `instances=${schedule.instances} skew=${schedule.skewMs / MINUTE}m store=${schedule.initial} expiredAs=${schedule.expiredAs}`;
+  const head = `instances=${schedule.instances} skew=${schedule.skewMs / MINUTE}m store=${schedule.initial}${schedule.dropsReceivedAt ? ' (drops receivedAt)' : ''} expiredAs=${schedule.expiredAs}`;
   return `Schedule(${head}) [\n${schedule.steps.map((step, i) => `  ${i}: ${describeStep(step)}`).join('\n')}\n]`;
 }
 
@@ -130,7 +132,7 @@ export function scheduleArbitrary(maxSteps: number): fc.Arbitrary<Schedule> {
   return fc
     .record({
       instances: fc.integer({ min: 1, max: 3 }),
-      skewMs: fc.constantFrom(0, 10 * MINUTE, -10 * MINUTE),
+      skewMs: fc.constantFrom(0, 10 * MINUTE, -10 * MINUTE, 20 * MINUTE, -20 * MINUTE),
       initial: fc.constantFrom('fresh' as const, 'empty' as const, 'dead' as const),
       expiredAs: fc.constantFrom('result' as const, 'http401' as const),
       steps: fc.array(stepArbitrary, { maxLength: maxSteps, size: 'max' }),

@@ -8,6 +8,10 @@ import { BrandedError } from './BrandedError';
  * Its `message` is for people: the service's own words ("Invalid email or password"), or plain ones when it
  * sent none; `code`, `operation` and `errors` are for the program. A rejected refresh ends the session; waiting
  * operations then see a `SessionEndedError` whose `cause` is this error.
+ *
+ * An `uncertain` rejection (Apollo Server's `INTERNAL_SERVER_ERROR`, which it gives every error thrown without a
+ * code, refusals and crashes alike) ends the session only when the refresh is answered so three times in a row;
+ * until then the session keeps its pair and retries, as after an outage.
  */
 export class AuthRejectedError extends BrandedError {
   static override brand = 'AuthRejectedError';
@@ -23,6 +27,11 @@ export class AuthRejectedError extends BrandedError {
     readonly operation: string,
     /** The GraphQL errors as the server sent them. */
     readonly errors: ReadonlyArray<{ readonly message?: string; readonly extensions?: Record<string, unknown> }>,
+    /**
+     * `true` when the answer may be a server failure rather than a verdict (see `isRefusal`): a refresh rejected
+     * so is retried before the session ends.
+     */
+    readonly uncertain = false,
   ) {
     super(message);
     const code = errors[0]?.extensions?.code;

@@ -3,6 +3,8 @@ import type { Clock } from '../environment/Clock';
 import type { ResumeSource } from '../environment/ResumeSource';
 import type { SessionEndReason } from '../errors/SessionEndedError';
 import type { SessionEnd } from './TokenAuthState';
+import type { AuthRejectedError } from '../errors/AuthRejectedError';
+import type { AuthCall } from '../transports/isRefusal';
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
 import type { TokenStore } from '../stores/TokenStore';
 
@@ -37,6 +39,15 @@ export interface TokenAuthOptions {
    */
   headers?: Record<string, string>;
   /**
+   * Decides, for the default transport, whether the GraphQL errors a login, refresh or logout was answered with
+   * are a refusal (`true`), the server failing (`false`: retried with backoff, the session kept) or either
+   * (`'maybe'`: a refresh answered so three times in a row ends the session). Set it for a server whose
+   * refusals carry codes of its own. Ignored with `transport`.
+   * @defaultValue `isRefusal`: no code is a verdict, `INTERNAL_SERVER_ERROR` is `'maybe'`, a gateway's failure
+   * code is a failure, any other code a verdict; at login any error but a gateway's is a refusal
+   */
+  isRefusal?: (error: AuthRejectedError, call: AuthCall) => boolean | 'maybe';
+  /**
    * Where the pair is kept. `window.localStorage` is refused with an error, as the spec forbids it. Sessions
    * that share one store must share it through `shareTokenStore(store)`.
    * @defaultValue `createMemoryTokenStore()`
@@ -47,6 +58,13 @@ export interface TokenAuthOptions {
    * @defaultValue `10_000`
    */
   storeTimeout?: number;
+  /**
+   * The least time between two refreshes of this session, in ms, whatever asks for them: the proactive timer,
+   * its retries, operations refused as expired, a pair that looks dead by a skewed clock. Only a login and
+   * `refresh()` called by the app start one sooner; the session's end cuts the wait short.
+   * @defaultValue `5_000`
+   */
+  refreshFloor?: number;
   /**
    * How long before the access token expires the proactive refresh runs, in ms.
    * @defaultValue `150_000` (2.5 minutes, inside the spec's 2 to 3)
@@ -59,8 +77,9 @@ export interface TokenAuthOptions {
   refreshTimeout?: number;
   /**
    * The wait before retry number `attempt` (from 1) after a refresh failed with no verdict (network, 5xx,
-   * timeout). While a retry is scheduled, operations that need a new pair fail at once with that failure
-   * instead of sending a refresh of their own.
+   * timeout, an uncertain refusal). While a retry is scheduled, an operation that needs a new pair waits for it
+   * when it is due within 10 s, and fails at once with the failure it waits out when it is due later (or the
+   * app is offline), instead of sending a refresh of its own.
    * @defaultValue full jitter: a random time up to 1 s, 2 s, 4 s … capped at 30 s
    */
   retryDelay?: number | ((attempt: number) => number);
@@ -108,7 +127,7 @@ export interface TokenAuthOptions {
 }
 
 /** What {@link TokenAuthOptions.onSessionEnd} receives. */
-export interface SessionEndEvent extends Pick<SessionEnd, 'elsewhere' | 'rejection'> {
+export interface SessionEndEvent extends Pick<SessionEnd, 'elsewhere' | 'rejection' | 'message'> {
   /** `logout`, `rejected` or `replaced` (see {@link SessionEnd.reason}). */
   readonly reason: Exclude<SessionEndReason, 'no-session'>;
   /** The rejection, when the service rejected the refresh token. */

@@ -80,6 +80,11 @@ export interface SessionEnd {
    * answered `SESSION_EXPIRED`; `revoked` otherwise (revoked, reused, unknown to the service, logged out).
    */
   readonly rejection?: 'expired' | 'revoked';
+  /**
+   * For `rejected` only: the service's own words for the refusal, when it sent any ("Invalid refresh token"),
+   * for an app that shows them.
+   */
+  readonly message?: string;
   /** When it ended, in local ms since the epoch (the session's clock). */
   readonly at: number;
 }

@@ -46,6 +46,8 @@ export interface Live {
   next?: TokenPair;
   /** Set while a retry of a refresh that got no verdict waits. */
   retry?: NonNullable<TokenAuthState['retry']>;
+  /** How many refreshes of this pair in a row were answered with an uncertain refusal. */
+  refusals?: number;
 }
 
 /**
@@ -116,6 +118,11 @@ const LOADING: TokenAuthState = { status: 'loading', user: null };
 const SIGNED_OUT: TokenAuthState = { status: 'unauthenticated', user: null };
 // Refreshes nobody awaits (`proactive`, `resume`, `restore`): their failures go to onError.
 const BACKGROUND = /^(p|res)/;
+// A refresh answered with an uncertain refusal this many times in a row ends the session: with the default
+// floor and backoff, about 10 s after the first.
+const REFUSALS = 3;
+// An operation that needs a new pair while a retry is scheduled waits for it when it is due within this long.
+const RETRY_JOIN = 10_000;
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
@@ -129,7 +136,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     options.transport ??
     (tokenHandler
       ? createTokenHandlerTransport(tokenHandler, options.fetch)
-      : createGraphQLTransport({ uri: options.uri!, fetch: options.fetch, headers: options.headers }));
+      : createGraphQLTransport({ uri: options.uri!, fetch: options.fetch, headers: options.headers, isRefusal: options.isRefusal }));
+  const floor = options.refreshFloor ?? 5_000;
   const timer = createRefreshTimer(clock, () => background('proactive'));
   const listeners = new Set<() => void>();
   const abort = new AbortController();
@@ -153,6 +161,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // Resolves the stored pair while the store is read at start.
   let restoring: Promise<TokenPair | null> | null = null;
   let loggingOut: Promise<void> | null = null;
+  // When this session last sent a refresh; a login starts afresh.
+  let lastRefresh = -Infinity;
+  // Waits (the floor, a scheduled retry) that the session's end or dispose() cuts short.
+  const sleepers = new Set<() => void>();
 
   const started = epoch;
   let stored;
@@ -199,6 +211,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         throw error;
       }
       const replaced = live;
+      lastRefresh = -Infinity;
       switchTo(next, true);
       // A service that keeps the session (a token handler) ended the replaced one itself.
       if (!transport.ownsSession) void revokeNewest(replaced);
@@ -217,6 +230,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     async refresh() {
       await restoring;
       if (!live) throw noSession();
+      // The app asked: a wait for the floor or a scheduled retry ends now.
+      wake();
       await renew(live, 'manual', true);
     },
     getAccessToken: async () => tokenOf(await current()),
@@ -229,6 +244,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     },
     dispose() {
       abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
+      wake();
       timer.cancel();
       listeners.clear();
       for (const stop of stops.splice(0)) stop?.();
@@ -256,26 +272,43 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     return Promise.resolve(old.refreshing).then(() => revoke(old.next ?? old.pair));
   }
 
-  // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. While a retry
-  // waits, operations fail at once with the failure it waits out, rather than send a refresh of their own;
-  // only the retry itself, `refresh()` and the app coming back `force` one.
+  // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. An operation
+  // (`token-expired`, `expired-locally`) waits for one retry due within RETRY_JOIN, whether it found the retry
+  // scheduled or its refresh failed: one transient failure costs it latency, not an error. Past that, or for a
+  // retry due later, it fails with the failure the retry waits out rather than send a refresh of its own. Only
+  // the retry itself, `refresh()` and the app coming back `force` a refresh.
   async function renew(from: Live, trigger: RefreshTrigger, force = false): Promise<Live> {
-    if (from.retry && !force && !from.refreshing) throw from.retry.error;
-    await (from.refreshing ??= rotate(from, trigger).finally(() => {
-      from.refreshing = undefined;
-    }));
-    const now = live as Live | null;
-    // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure), or
-    // dispose() cut it short.
-    if (now === from) throw from.retry?.error ?? signal.reason;
-    if (now?.epoch === from.epoch) return now;
-    throw from.epoch.ended ?? noSession();
+    let patient = !force && (trigger === 'token-expired' || trigger === 'expired-locally');
+    for (;;) {
+      if (from.retry && !force && !from.refreshing) {
+        const due = (from.retry.at ?? Infinity) - clock.now();
+        if (!patient || due > RETRY_JOIN) throw from.retry.error;
+        patient = false;
+        await sleep(due);
+      }
+      if (live === from) {
+        await (from.refreshing ??= rotate(from, trigger).finally(() => {
+          from.refreshing = undefined;
+        }));
+      } else await from.refreshing;
+      const now = live as Live | null;
+      // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure), or
+      // dispose() cut it short.
+      if (now === from && patient && from.retry && !signal.aborted) continue;
+      if (now === from) throw from.retry?.error ?? signal.reason;
+      if (now?.epoch === from.epoch) return now;
+      throw from.epoch.ended ?? noSession();
+    }
   }
 
   // Settles once the rotation is applied, whatever it came to: waiters then read the state.
   async function rotate(from: Live, trigger: RefreshTrigger): Promise<void> {
     const wanted = () => live === from;
     const notify = (outcome: RefreshEvent['outcome'], error?: unknown) => tell(options.onRefresh, { trigger, outcome, error });
+    // Never two refreshes back to back, whatever asks: only the app's own refresh() goes at once.
+    if (trigger !== 'manual') await sleep(lastRefresh + floor - clock.now());
+    if (signal.aborted) return;
+    if (!wanted()) return notify('superseded');
     let rotation: Rotation;
     try {
       rotation = await seam.rotate(from.pair, (pair) => exchange(from, pair), wanted);
@@ -283,8 +316,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       // Cut short by dispose(): not a failure to report or retry.
       if (signal.aborted) return;
       if (!wanted()) return notify('superseded');
-      if (AuthRequestError.is(error)) {
-        retryLater(from, error);
+      // An uncertain refusal is retried like an outage, until the service has answered so REFUSALS times.
+      const uncertain = AuthRejectedError.is(error) && error.uncertain && (from.refusals = (from.refusals ?? 0) + 1) < REFUSALS;
+      if (AuthRequestError.is(error) || uncertain) {
+        retryLater(from, error as Error);
         if (BACKGROUND.test(trigger)) report(error);
         return notify('failed', error);
       }
@@ -296,7 +331,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       end(reason, over ? error.cause : error, undefined, reason === 'logout');
       return notify('rejected', error);
     }
-    const { pair, orphan } = rotation;
+    const { orphan } = rotation;
+    // An adopted pair that a session sharing the store kept without its time of issue, and that looks dead by
+    // this clock, is timed from now: renewing it at once would renew every pair that follows it too.
+    const pair = rotation.adopted ? seen(rotation.pair!) : rotation.pair;
     // An adopted pair is this session's newest too: a logout revokes it, not the spent one.
     if (rotation.adopted) from.next = pair!;
     if (orphan && !from.epoch.revoking && !transport.ownsSession) revoke(orphan);
@@ -310,6 +348,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   // The refresh request itself; it runs under the store's lock when the store is shared.
   async function exchange(from: Live, pair: TokenPair): Promise<TokenPair> {
+    lastRefresh = clock.now();
     const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal));
     try {
       return (from.next = { ...readTokenPair(answer, 'refreshToken'), receivedAt: receivedAt(answer) });
@@ -358,8 +397,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     const attempt = (from.retry?.attempt ?? 0) + 1;
     const { retryDelay = getRetryDelay } = options;
     const delay = typeof retryDelay === 'number' ? retryDelay : retryDelay(attempt);
-    // Offline, the retry waits for the app to come back instead of failing on a timer.
-    const at = resume?.isOnline?.() === false ? undefined : clock.now() + delay;
+    // Offline, the retry waits for the app to come back instead of failing on a timer; online, not before the
+    // floor.
+    const at = resume?.isOnline?.() === false ? undefined : Math.max(clock.now() + delay, lastRefresh + floor);
     from.retry = { at, error, attempt };
     if (at === undefined || signal.aborted) timer.cancel();
     else timer.at(at);
@@ -380,7 +420,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // operations waiting on this session's refresh take it; a login as someone else ends the epoch.
   function follow(pair: TokenPair | null, reason: 'rejected' | 'logout' = 'logout'): void {
     if (signal.aborted || (live ? live.pair.refreshToken === pair?.refreshToken : !pair && !restoring)) return;
-    if (pair) switchTo(record(pair, live ?? {}));
+    if (pair) switchTo(record(seen(pair), live ?? {}));
     else end(reason, undefined, undefined, reason === 'logout');
   }
 
@@ -409,8 +449,13 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     epoch = {};
     live = null;
     timer.cancel();
+    wake();
     const told = was && reason !== 'no-session';
-    const facts = { elsewhere, ...(was && reason === 'rejected' && { rejection: rejectionOf(was, cause) }) };
+    const said = AuthRejectedError.is(cause) && cause.message;
+    const facts = {
+      elsewhere,
+      ...(was && reason === 'rejected' && { rejection: rejectionOf(was, cause), ...(said && { message: said }) }),
+    };
     // Kept for a user the app knew, or a stored session (a token handler's cookie) refused at restore: not for
     // a cookie that turns out to be logged out. A login here starts afresh.
     if (told && (was.pair.accessToken || reason === 'rejected')) ended = next && !elsewhere ? undefined : { reason, ...facts, at: clock.now() };
@@ -469,6 +514,32 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   function isDead(of: Live): boolean {
     return !!of.schedule && clock.now() >= of.schedule.expiresAt;
+  }
+
+  // A pair another session stored without its time of issue, that looks dead by this clock: the clocks
+  // disagree (a pair just renewed is not dead), so it is timed from when it was seen, by its own lifetime.
+  function seen(pair: TokenPair): TokenPair {
+    if (pair.receivedAt !== undefined) return pair;
+    const probe = record(pair, {});
+    return probe.schedule && isDead(probe) ? { ...pair, receivedAt: clock.now() } : pair;
+  }
+
+  // Resolves after `ms` (at once for none), or when the session ends or the app asks for a refresh.
+  function sleep(ms: number): Promise<void> {
+    if (!(ms > 0) || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clock.clearTimeout(handle);
+        sleepers.delete(done);
+        resolve();
+      };
+      const handle = clock.setTimeout(done, ms);
+      sleepers.add(done);
+    });
+  }
+
+  function wake(): void {
+    for (const done of [...sleepers]) done();
   }
 
   function publish(next: TokenAuthState): void {

@@ -1,5 +1,6 @@
 import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
+import { type AuthCall, isRefusal as isRefusalByDefault } from './isRefusal';
 import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
 const PAIR = 'accessToken refreshToken';
@@ -26,13 +27,18 @@ export interface GraphQLTransportOptions {
    * ```
    */
   documents?: { login?: string; refresh?: string; logout?: string };
+  /**
+   * Decides whether the GraphQL errors a call was answered with are a refusal (`true`), the server failing
+   * (`false`) or either (`'maybe'`). See {@link isRefusal}.
+   * @defaultValue {@link isRefusal}
+   */
+  isRefusal?: (error: AuthRejectedError, call: AuthCall) => boolean | 'maybe';
 }
 
-// A GraphQL error with one of these codes, or under these statuses, is the server (or a gateway in front of
-// it) failing, not a verdict on the credentials or token: ending a session over it would log users out during
-// an outage.
-const SERVER_FAILURE =
-  /^(408|429|5\d\d|INTERNAL_SERVER_ERROR|SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_ERROR|DOWNSTREAM_SERVICE_ERROR)$/;
+// Statuses of a server (or a gateway in front of it) failing, not of a verdict on the credentials or token:
+// ending a session over them would log users out during an outage.
+const SERVER_FAILURE = /^(408|429|5\d\d)$/;
+const CALLS: Record<string, AuthCall> = { loginWithEmailPassword: 'login', refreshToken: 'refresh', logout: 'logout' };
 
 /**
  * The default {@link TokenAuthTransport}: the spec's `loginWithEmailPassword`, `refreshToken(token:)` and
@@ -40,9 +46,10 @@ const SERVER_FAILURE =
  * logic.
  *
  * @remarks
- * A GraphQL error is a verdict ({@link AuthRejectedError}), and so is HTTP 401 or 403 without one. A network
- * failure, HTTP 5xx, 408 or 429, `INTERNAL_SERVER_ERROR`, a body that is not JSON or an answer without the
- * field is an {@link AuthRequestError}: transient, the session is kept.
+ * An answer with GraphQL errors (or HTTP 401 or 403 without any) is an {@link AuthRejectedError} when
+ * `isRefusal` says it is a verdict, an uncertain one when it says `'maybe'`, and an {@link AuthRequestError}
+ * otherwise. A network failure, HTTP 5xx, 408 or 429, a body that is not JSON or an answer without the field is
+ * an {@link AuthRequestError}: transient, the session is kept.
  */
 export function createGraphQLTransport(options: GraphQLTransportOptions): TokenAuthTransport {
   const { documents = {} } = options;
@@ -80,11 +87,19 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     const data = body?.data?.[field];
     if (data != null && status! < 300) return data as TransportAnswer;
     const code = errors[0]?.extensions?.code;
-    // Every error of the spec carries a code: one without, like one naming a server failure, says nothing of the
-    // token. Only a code that is not a failure, or a 401/403, is a verdict.
-    const failing = [status, ...errors.map((error) => error.extensions?.code ?? (refused ? '' : 500))].some((why) => SERVER_FAILURE.test(`${why}`));
-    if (failing || (!errors.length && !refused)) throw fail(status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`);
-    throw new AuthRejectedError(rejectionMessage(field, errors[0]?.message, code, status!), field, errors);
+    // A logout needs no access token (the refresh token names the session): one refused as expired, even where
+    // the server's context refuses it for every operation (HTTP 500 or 401), is sent again without it.
+    if (token && (status === 401 || errors.some((error) => error.extensions?.code === 'TOKEN_EXPIRED'))) {
+      return post(field, query, variables, signal);
+    }
+    if (SERVER_FAILURE.test(`${status}`) || (!errors.length && !refused)) {
+      throw fail(status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`);
+    }
+    const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, code, status!), field, errors);
+    const verdict = (options.isRefusal ?? isRefusalByDefault)(rejection, CALLS[field]!);
+    if (verdict === 'maybe') throw new AuthRejectedError(rejection.message, field, errors, true);
+    if (!verdict) throw fail(`failed: ${rejection.message}`, rejection);
+    throw rejection;
   };
   return {
     login: (email, password, signal) =>
