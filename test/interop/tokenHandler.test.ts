@@ -71,6 +71,23 @@ describe.each([
     expect(server.service.stats.refreshes).toBe(refreshes);
   });
 
+  it('a refresh that fails twice with a server crash, then succeeds, keeps the session and its cookie', async () => {
+    const { auth, clock, server, jar, ended } = await startBehindHandler(start);
+    await auth.login(ADMIN.email, ADMIN.password);
+    const before = await auth.getAccessToken();
+    server.service.failRefreshes(2);
+    await clock.advanceTo(auth.getState().refreshAt!);
+    const statuses = new Set<string>();
+    const took = await advanceUntil(clock, () => (statuses.add(auth.getState().status), server.service.stats.refreshSuccesses === 1), 60_000, 100);
+    expect(took).toBeLessThan(60_000);
+    expect([...statuses]).toEqual(['authenticated']);
+    expect(server.service.stats).toMatchObject({ refreshes: 3, refreshSuccesses: 1 });
+    expect(auth.getState()).toMatchObject({ status: 'authenticated', user: { id: ADMIN.id } });
+    expect(ended).toEqual([]);
+    expect(jar.header()).toBeDefined();
+    expect(await auth.getAccessToken()).not.toBe(before);
+  });
+
   it('logout through the handler kills both tokens on the server', async () => {
     const { auth, server, jar } = await startBehindHandler(start);
     await auth.login(ADMIN.email, ADMIN.password);
