@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -9,6 +10,10 @@ export default defineConfig({
     alias: [
       { find: /^apollo-link-token-pair$/, replacement: source('index.ts') },
       { find: /^apollo-link-token-pair\/(react|service|server|ws|testing)$/, replacement: source('$1/index.ts') },
+      // The copy of graphql that Node loads (its CommonJS main): Vite would pick the `module` build for the tests'
+      // own imports, and a GraphQLError of that second copy is no GraphQLError to a server framework in
+      // node_modules (Yoga checks with `instanceof` and masks it as "Unexpected error.").
+      { find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') },
     ],
   },
   test: {
