@@ -128,6 +128,34 @@ describe('an operation never runs as another user', () => {
     expect(auth.getState().user?.id).toBe('u_2');
   });
 
+  it('replays, once with the new pair, the operations waiting on a refresh when the same user signs in again meanwhile', async () => {
+    const { auth, stub, server, link, token, onSessionEnd } = await setup();
+    server.expired.add(token);
+    const runs = Array.from({ length: 10 }, (_, i) => execute(link, { i }));
+    await tick();
+    expect(refreshes(stub)).toBe(1);
+    const refresh = stub.last('refreshToken');
+    const login = watch(auth.login('a@b.test', 'pw'));
+    await tick();
+    const again = stub.nextPair();
+    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...again, user: { id: 'u_1', email: 'a@b.test', role: 'ADMIN' } } } });
+    await tick();
+    expect(login).toMatchObject({ settled: true, error: undefined });
+    expect(onSessionEnd).not.toHaveBeenCalled();
+    // The refresh they wait on answers after the login: its pair belongs to nobody and is revoked, once, and the
+    // operations replay with the login's pair.
+    stub.auto = true;
+    const late = stub.nextPair();
+    refresh.respond({ data: { refreshToken: late } });
+    await tick();
+    for (const run of runs) expect(run).toMatchObject({ completed: true, error: undefined });
+    expect(server.attempts.slice(10).map((a) => a.authorization)).toEqual(Array(10).fill(`Bearer ${again.accessToken}`));
+    expect(onSessionEnd).not.toHaveBeenCalled();
+    expect(stub.of('logout').map((call) => call.variables.refreshToken)).toEqual([late.refreshToken]);
+    expect(await auth.getAccessToken()).toBe(again.accessToken);
+    expect(refreshes(stub)).toBe(1);
+  });
+
   it("fails A's operation that comes back TOKEN_EXPIRED after B logged in, without a replay or a refresh", async () => {
     const { auth, stub, server, link, token } = await setup();
     server.hold = true;

@@ -64,7 +64,8 @@ describe('a transport that owns the session (a token handler)', () => {
     owned.answers.push(() => new Promise((resolve) => (answerRefresh = () => resolve(owned.pair('p2')()))));
     const refresh = session.refresh().catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(0);
-    owned.answers.push(owned.pair('q1'));
+    // Another user: a login as the same one would continue the session instead.
+    owned.answers.push(async () => ({ ...(await owned.pair('q1')()), user: { id: 'u_2', email: 'other@b.test' } }));
     await session.login('other@b.test', 'pw');
     answerRefresh();
     expect(await refresh).toMatchObject({ name: 'SessionEndedError', reason: 'replaced' });

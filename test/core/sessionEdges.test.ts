@@ -106,6 +106,12 @@ describe('login while the stored pair is still being read', () => {
   });
 });
 
+/** Answers the last login with the stub's next pair, as another user than the one signed in (u_1). */
+function answerAsAnotherUser(stub: ReturnType<typeof createFetchStub>) {
+  const user = { id: 'u_2', email: 'c@d.test', role: 'ADMIN' };
+  stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...stub.nextPair(), user } } });
+}
+
 describe('login over a session whose refresh is out', () => {
   it('revokes the replaced pair when a login lands while a refresh is out and that refresh then fails on the network', async () => {
     const { session, stub, store } = await loggedIn({ auto: false });
@@ -116,7 +122,7 @@ describe('login over a session whose refresh is out', () => {
 
     const login = session.login('c@d.test', 'pw');
     await vi.advanceTimersByTimeAsync(0);
-    stub.answer(stub.last('loginWithEmailPassword'));
+    answerAsAnotherUser(stub);
     await login;
     // The refresh may still bring a newer pair of the replaced session: the revocation waits for it.
     expect(revoked(stub.calls)).toEqual([]);
@@ -149,7 +155,7 @@ describe('login over a session whose refresh is out', () => {
 
     const login = session.login('c@d.test', 'pw');
     await vi.advanceTimersByTimeAsync(0);
-    stub.answer(stub.last('loginWithEmailPassword')); // p2
+    answerAsAnotherUser(stub); // p2
     await vi.advanceTimersByTimeAsync(0);
     // p1 is not revoked before its rotation is settled.
     expect(revoked(stub.calls)).toEqual([]);

@@ -27,8 +27,6 @@ import type { TokenPair } from '../stores/TokenStore';
 export interface Epoch {
   /** Why it ended. */
   ended?: SessionEndedError;
-  /** `logout()` revokes its newest pair itself. */
-  revoking?: boolean;
 }
 
 /**
@@ -44,6 +42,8 @@ export interface Live {
   refreshing?: Promise<void>;
   /** The pair the service answered that refresh with: the newest, for a logout to revoke. */
   next?: TokenPair;
+  /** A logout, or a login that replaced this record, revokes its newest pair itself. */
+  revoking?: boolean;
   /** Set while a retry of a refresh that got no verdict waits. */
   retry?: NonNullable<TokenAuthState['retry']>;
   /** How many refreshes of this pair in a row were answered with an uncertain refusal. */
@@ -206,6 +206,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         const answer = await call('loginWithEmailPassword', (signal) => transport.login(email, password, signal));
         const pair = readTokenPair(answer, 'loginWithEmailPassword');
         next = record({ ...pair, receivedAt: receivedAt(answer) }, {}, answer.user as Partial<TokenUser> | undefined);
+        // The same user signing in again continues the epoch: operations waiting on a refresh replay with this pair.
+        if (live?.user.id && live.user.id === next.user.id) next = { ...next, epoch: live.epoch };
       } catch (error) {
         publish({ ...state, error: error as Error });
         throw error;
@@ -268,7 +270,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // restore is still reading. Nothing else revokes that epoch's pairs.
   function revokeNewest(old: Live | null, reading = restoring): Promise<unknown> | undefined {
     if (!old) return reading?.then((pair) => pair && revoke(pair));
-    old.epoch.revoking = true;
+    old.revoking = true;
     return Promise.resolve(old.refreshing).then(() => revoke(old.next ?? old.pair));
   }
 
@@ -337,7 +339,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     const pair = rotation.adopted ? seen(rotation.pair!) : rotation.pair;
     // An adopted pair is this session's newest too: a logout revokes it, not the spent one.
     if (rotation.adopted) from.next = pair!;
-    if (orphan && !from.epoch.revoking && !transport.ownsSession) revoke(orphan);
+    if (orphan && !from.revoking && !transport.ownsSession) revoke(orphan);
     // Followed already (the store told of the pair before this answer came), or not wanted any more.
     const applied = pair?.refreshToken === (live as Live | null)?.pair.refreshToken;
     if (wanted() && !pair) end(rotation.reason ?? 'logout', undefined, undefined, !rotation.reason);
