@@ -97,7 +97,9 @@ export interface ServerSession {
  * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared;
  * - 403 `FORBIDDEN`: no `x-token-handler` header, or an origin that is not allowed; nothing was spent;
  * - 400 `BAD_REQUEST`, 404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`;
- * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx); the cookie is kept, try again.
+ * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx, or an uncertain refusal such as Apollo Server's
+ *   `INTERNAL_SERVER_ERROR` until the upstream has answered a refresh token so three times); the cookie is kept,
+ *   try again.
  */
 export interface TokenHandlerError {
   readonly code: string;
@@ -140,6 +142,10 @@ export const TOKEN_HANDLER_HEADER = 'x-token-handler';
 
 const ROUTES = new Set(['login', 'refresh', 'logout']);
 const UNAVAILABLE = 503;
+// As the session counts them: this many uncertain refusals of one refresh token in a row, within the window, are
+// a verdict.
+const UNCERTAIN_REFUSALS = 3;
+const UNCERTAIN_WINDOW = 300_000;
 
 /**
  * Creates a token handler: the backend that keeps the refresh token out of the browser (RFC 10017's
@@ -258,7 +264,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     try {
       answer = await upstream.refresh(session.r, signal());
     } catch (error) {
-      if (!AuthRejectedError.is(error)) {
+      if (!AuthRejectedError.is(error) || (error.uncertain && !(await refusedEnough(key)))) {
         await cache.release(key).catch(report);
         return unavailable(error);
       }
@@ -272,6 +278,21 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     // make later requests wait for a rotation that is over.
     if (await keep(key, outcome, pair ? graceTime : refusalTime(session))) await cache.release(key).catch(report);
     return outcome;
+  }
+
+  // An uncertain refusal (Apollo Server's INTERNAL_SERVER_ERROR, on "Invalid refresh token" and on a database
+  // outage alike) is answered as an outage, the cookie kept, until the upstream has answered so
+  // UNCERTAIN_REFUSALS times for this token: then it is a refusal, as a page's own session would judge it. The
+  // count lives in the cache, so that tabs, reloads and instances add to one.
+  async function refusedEnough(key: string): Promise<boolean> {
+    try {
+      const count = Number(await cache.get(`uncertain:${key}`)) + 1;
+      await cache.put(`uncertain:${key}`, String(count), UNCERTAIN_WINDOW);
+      return count >= UNCERTAIN_REFUSALS;
+    } catch (error) {
+      report(error);
+      return false;
+    }
   }
 
   async function keep(key: string, outcome: Outcome, ttl: number): Promise<boolean> {
