@@ -386,7 +386,9 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       session = { ...pair, ...(user && { u: { id: String(user.id), email: user.email, role: user.role } }), t: now(), e: now() + maxAge * 1000 };
     } catch (error) {
       if (AuthRejectedError.is(error)) {
-        return json(401, { error: { code: error.code ?? 'INVALID_CREDENTIALS', message: error.errors[0]?.message ?? 'Wrong e-mail or password.' } });
+        // Apollo Server puts INTERNAL_SERVER_ERROR on every refusal thrown without a code: not the page's business.
+        const code = error.code && error.code !== 'INTERNAL_SERVER_ERROR' ? error.code : 'INVALID_CREDENTIALS';
+        return json(401, { error: { code, message: error.errors[0]?.message ?? 'Wrong e-mail or password.' } });
       }
       return answer({ outcome: unavailable(error), cookies: [] });
     }
