@@ -264,9 +264,13 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     try {
       answer = await upstream.refresh(session.r, signal());
     } catch (error) {
-      if (!AuthRejectedError.is(error) || (error.uncertain && !(await refusedEnough(key)))) {
+      if (!AuthRejectedError.is(error)) {
         await cache.release(key).catch(report);
         return unavailable(error);
+      }
+      if (error.uncertain && !(await refusedEnough(key))) {
+        await cache.release(key).catch(report);
+        return refusal(UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', `The auth service failed: ${error.message}`);
       }
     }
     // Refused, or answered without a pair: either way the token is spent and the session over.
