@@ -12,20 +12,23 @@ module.exports = [
     // option of createTokenAuth and so in every bundle of it, added 525 B: held at what it measures. Issue 13
     // added 318 B (6,245 → 6,563 B): state.ended (why a session ended: elsewhere, expired or revoked), error
     // messages for people (the service's words, a localStorage store refused with advice that applies to `store`).
+    // Issue 19 added 517 B (6,639 → 7,156 B): isRefusal and uncertain refusals, the refresh floor, operations that
+    // wait for a retry due soon, pairs timed from when they were seen, the logout sent again without its token.
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '6.65 kB',
+    limit: '7.2 kB',
     gzip: true,
     ignore: peers,
   },
   {
     // Budget 6.5 kB, not met: held at what it measures until the budget is decided (see bench/RESULTS.md);
-    // 7.35 kB before token-handler mode; issue 13 added 303 B (7,831 → 8,134 B), as above.
+    // 7.35 kB before token-handler mode; issue 13 added 303 B (7,831 → 8,134 B), as above; issue 19 added 527 B
+    // (8,243 → 8,770 B), as above.
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '8.25 kB',
+    limit: '8.8 kB',
     gzip: true,
     ignore: peers,
   },

@@ -133,9 +133,18 @@ interface CookieSession {
   readonly u?: TokenHandlerUser;
   /** When the refresh token's life ends, in ms. */
   readonly e: number;
+  /** How many refreshes of `r` in a row the upstream answered with an uncertain refusal. */
+  readonly n?: number;
 }
 
-type Outcome = { readonly session: CookieSession } | { readonly error: TokenHandlerError; readonly status: number };
+// A refresh token whose refreshes the upstream answered with an uncertain refusal (Apollo Server's
+// INTERNAL_SERVER_ERROR) this many times in a row is taken as refused, as the page's own session would.
+const REFUSALS = 3;
+
+/** What a rotation came to: a session, or a refusal (with the cookie to keep, when it changed). */
+type Outcome =
+  | { readonly session: CookieSession }
+  | { readonly error: TokenHandlerError; readonly status: number; readonly keep?: CookieSession };
 
 /** The request header every route requires: a page can only send it with `fetch`, which a CORS preflight guards. */
 export const TOKEN_HANDLER_HEADER = 'x-token-handler';
@@ -264,9 +273,11 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     try {
       answer = await upstream.refresh(session.r, signal());
     } catch (error) {
-      if (!AuthRejectedError.is(error)) {
+      // An uncertain refusal is no verdict yet: the cookie counts it, and the third in a row is one.
+      const strikes = (session.n ?? 0) + 1;
+      if (!AuthRejectedError.is(error) || (error.uncertain && strikes < REFUSALS)) {
         await cache.release(key).catch(report);
-        return unavailable(error);
+        return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
       }
       if (error.uncertain && !(await refusedEnough(key))) {
         await cache.release(key).catch(report);
@@ -276,7 +287,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     // Refused, or answered without a pair: either way the token is spent and the session over.
     const pair = pairOf(answer);
     const outcome: Outcome = pair
-      ? { session: { ...session, ...pair, t: now(), e: now() + maxAge * 1000 } }
+      ? { session: { ...session, ...pair, t: now(), e: now() + maxAge * 1000, n: undefined } }
       : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
     // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
     // make later requests wait for a rotation that is over.
@@ -351,7 +362,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   async function resolve(found: CookieSession | Outcome, presented?: unknown): Promise<{ outcome: Outcome; cookies: string[] }> {
     const { outcome, renewed } = 'r' in found ? await current(found, presented) : { outcome: found, renewed: false };
     if ('session' in outcome) return { outcome, cookies: renewed ? [await setCookie(outcome.session)] : [] };
-    return { outcome, cookies: outcome.status === 401 ? [clearCookie] : [] };
+    return { outcome, cookies: outcome.status === 401 ? [clearCookie] : outcome.keep ? [await setCookie(outcome.keep)] : [] };
   }
 
   function answer({ outcome, cookies }: { outcome: Outcome; cookies: readonly string[] }): Response {

@@ -534,6 +534,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         resolve();
       };
       const handle = clock.setTimeout(done, ms);
+      // Someone waits on it (an operation, a refresh): unlike the proactive timer, it holds a Node process up.
+      (handle as { ref?: () => void } | undefined)?.ref?.();
       sleepers.add(done);
     });
   }

@@ -17,7 +17,8 @@ const SERVICE_FAILURE = /^(SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_E
  * their framework makes of a thrown error:
  * - no code (GraphQL Yoga, a plain `GraphQLError`): a verdict;
  * - `INTERNAL_SERVER_ERROR`: `'maybe'`, since Apollo Server puts it on every error thrown without a code, the
- *   refusal "Invalid refresh token" and a database outage alike;
+ *   refusal "Invalid refresh token" and a database outage alike; likewise Hasura's `unexpected` (an action
+ *   handler that answered 5xx);
  * - a gateway's failure code (`SERVICE_UNAVAILABLE`, `GATEWAY_TIMEOUT`, `SUBREQUEST_HTTP_ERROR`,
  *   `DOWNSTREAM_SERVICE_ERROR`): no verdict;
  * - any other code (`UNAUTHENTICATED`, `INVALID_REFRESH_TOKEN`, …): a verdict.
@@ -37,5 +38,5 @@ const SERVICE_FAILURE = /^(SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_E
 export function isRefusal(error: AuthRejectedError, call: AuthCall): boolean | 'maybe' {
   const codes = error.errors.map((each) => `${each.extensions?.code ?? ''}`);
   if (codes.some((code) => SERVICE_FAILURE.test(code))) return false;
-  return call === 'login' || !codes.includes('INTERNAL_SERVER_ERROR') || 'maybe';
+  return call === 'login' || !codes.some((code) => code === 'INTERNAL_SERVER_ERROR' || code === 'unexpected') || 'maybe';
 }
