@@ -151,10 +151,6 @@ export const TOKEN_HANDLER_HEADER = 'x-token-handler';
 
 const ROUTES = new Set(['login', 'refresh', 'logout']);
 const UNAVAILABLE = 503;
-// As the session counts them: this many uncertain refusals of one refresh token in a row, within the window, are
-// a verdict.
-const UNCERTAIN_REFUSALS = 3;
-const UNCERTAIN_WINDOW = 300_000;
 
 /**
  * Creates a token handler: the backend that keeps the refresh token out of the browser (RFC 10017's
@@ -279,10 +275,6 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
         await cache.release(key).catch(report);
         return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
       }
-      if (error.uncertain && !(await refusedEnough(key))) {
-        await cache.release(key).catch(report);
-        return refusal(UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', `The auth service failed: ${error.message}`);
-      }
     }
     // Refused, or answered without a pair: either way the token is spent and the session over.
     const pair = pairOf(answer);
@@ -293,21 +285,6 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     // make later requests wait for a rotation that is over.
     if (await keep(key, outcome, pair ? graceTime : refusalTime(session))) await cache.release(key).catch(report);
     return outcome;
-  }
-
-  // An uncertain refusal (Apollo Server's INTERNAL_SERVER_ERROR, on "Invalid refresh token" and on a database
-  // outage alike) is answered as an outage, the cookie kept, until the upstream has answered so
-  // UNCERTAIN_REFUSALS times for this token: then it is a refusal, as a page's own session would judge it. The
-  // count lives in the cache, so that tabs, reloads and instances add to one.
-  async function refusedEnough(key: string): Promise<boolean> {
-    try {
-      const count = Number(await cache.get(`uncertain:${key}`)) + 1;
-      await cache.put(`uncertain:${key}`, String(count), UNCERTAIN_WINDOW);
-      return count >= UNCERTAIN_REFUSALS;
-    } catch (error) {
-      report(error);
-      return false;
-    }
   }
 
   async function keep(key: string, outcome: Outcome, ttl: number): Promise<boolean> {
