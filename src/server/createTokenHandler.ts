@@ -97,7 +97,9 @@ export interface ServerSession {
  * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared;
  * - 403 `FORBIDDEN`: no `x-token-handler` header, or an origin that is not allowed; nothing was spent;
  * - 400 `BAD_REQUEST`, 404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`;
- * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx); the cookie is kept, try again.
+ * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx, or an uncertain refusal such as Apollo Server's
+ *   `INTERNAL_SERVER_ERROR` until the upstream has answered a refresh token so three times); the cookie is kept,
+ *   try again.
  */
 export interface TokenHandlerError {
   readonly code: string;
@@ -376,7 +378,9 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       session = { ...pair, ...(user && { u: { id: String(user.id), email: user.email, role: user.role } }), t: now(), e: now() + maxAge * 1000 };
     } catch (error) {
       if (AuthRejectedError.is(error)) {
-        return json(401, { error: { code: error.code ?? 'INVALID_CREDENTIALS', message: error.errors[0]?.message ?? 'Wrong e-mail or password.' } });
+        // Apollo Server puts INTERNAL_SERVER_ERROR on every refusal thrown without a code: not the page's business.
+        const code = error.code && error.code !== 'INTERNAL_SERVER_ERROR' ? error.code : 'INVALID_CREDENTIALS';
+        return json(401, { error: { code, message: error.errors[0]?.message ?? 'Wrong e-mail or password.' } });
       }
       return answer({ outcome: unavailable(error), cookies: [] });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthRejectedError } from '../../src';
+import { AuthRejectedError, SessionEndedError } from '../../src';
 import { useCleanups } from '../helpers/overHttp';
 import { startApolloServerSpec } from './servers/startApolloServerSpec';
 import { startYogaSpec } from './servers/startYogaSpec';
@@ -61,13 +61,32 @@ describe.each(servers)('against a spec server on $name, over real HTTP', ({ star
     const took = await advanceUntil(clock, () => auth.getState().status !== 'authenticated', 5 * 60_000);
     const real = performance.now() - started;
     console.info(`${start.name}: rejected ${took} ms (virtual) after the first refused refresh, ${real.toFixed(0)} ms of real time`);
-    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected' } });
+    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', message: 'Invalid refresh token' } });
     expect(took).toBeLessThanOrEqual(REJECTED_WITHIN);
     expect(ended).toHaveLength(1);
-    expect(ended[0]).toMatchObject({ reason: 'rejected', error: { message: 'Invalid refresh token' } });
+    expect(ended[0]).toMatchObject({ reason: 'rejected', message: 'Invalid refresh token', error: { message: 'Invalid refresh token' } });
     const refreshes = server.service.stats.refreshes;
     await clock.advance(60 * 60_000);
     expect(server.service.stats.refreshes).toBe(refreshes);
+  });
+
+  it('an operation answered TOKEN_EXPIRED in a revoked session fails with SessionEndedError, within 30 s', async () => {
+    const { auth, clock, client, server } = await startRig(cleanups, start);
+    await auth.login(ADMIN.email, ADMIN.password);
+    server.service.revokeAll(ADMIN.id);
+    server.service.expireAccessTokens();
+    const outcome = client.query({ query: ME, fetchPolicy: 'network-only' }).then(
+      () => 'answered',
+      (error: unknown) => error,
+    );
+    let settled: unknown;
+    void outcome.then((value) => (settled = value));
+    const took = await advanceUntil(clock, () => settled !== undefined, 5 * 60_000);
+    expect(took).toBeLessThanOrEqual(REJECTED_WITHIN);
+    expect(SessionEndedError.is(settled) && settled.reason).toBe('rejected');
+    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', message: 'Invalid refresh token' } });
+    // One operation, replayed never: the refusals were the session's refreshes.
+    expect(server.service.stats.meQueries).toBe(1);
   });
 
   it('logout kills both tokens on the server', async () => {

@@ -11,7 +11,7 @@ import { ADMIN, advanceUntil, DOCUMENTS, postGraphQL, trackedFetch } from './spe
 const cleanups = useCleanups();
 
 /** A page's `fetch` of `origin`: it sends the jar's cookies and its `Origin`, and keeps what `Set-Cookie` sets. */
-function pageFetch(jar: CookieJar, origin: string, fetcher: typeof fetch): typeof fetch {
+function pageFetch(jar: CookieJar, origin: string, fetcher: typeof fetch, answers?: unknown[]): typeof fetch {
   return async (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set('origin', origin);
@@ -19,6 +19,7 @@ function pageFetch(jar: CookieJar, origin: string, fetcher: typeof fetch): typeo
     if (cookie) headers.set('cookie', cookie);
     const response = await fetcher(input, { ...init, headers });
     jar.store(response.headers.getSetCookie());
+    answers?.push({ status: response.status, body: await response.clone().json() });
     return response;
   };
 }
@@ -32,9 +33,10 @@ async function startBehindHandler(start: typeof startApolloServerSpec, options: 
   const origin = await serveHandler(cleanups, handler);
   const jar = createCookieJar();
   const ended: unknown[] = [];
+  const answers: Array<{ status: number; body: unknown }> = [];
   const auth = createTokenAuth({
     tokenHandler: `${origin}/auth`,
-    fetch: pageFetch(jar, origin, trackedFetch(clock)),
+    fetch: pageFetch(jar, origin, trackedFetch(clock), answers),
     clock,
     refreshOnResume: false,
     onSessionEnd: (event) => ended.push(event),
@@ -42,7 +44,7 @@ async function startBehindHandler(start: typeof startApolloServerSpec, options: 
   });
   cleanups.push(() => auth.dispose());
   await advanceUntil(clock, () => auth.getState().status !== 'loading', 5_000, 10);
-  return { clock, server, jar, auth, ended };
+  return { clock, server, jar, auth, ended, answers };
 }
 
 describe.each([
@@ -50,9 +52,11 @@ describe.each([
   { name: 'GraphQL Yoga 5', start: startYogaSpec },
 ])('./server\'s token handler in front of a spec server on $name', ({ start }) => {
   it('a wrong password is an AuthRejectedError in the server\'s words', async () => {
-    const { auth } = await startBehindHandler(start);
+    const { auth, answers } = await startBehindHandler(start);
     const error = await auth.login(ADMIN.email, 'wrong').then(() => undefined, (error: unknown) => error);
     expect(AuthRejectedError.is(error) && error.message).toBe('Invalid email or password');
+    // The handler's own answer: its documented code, whatever code the upstream's framework put on the refusal.
+    expect(answers.at(-1)).toEqual({ status: 401, body: { error: { code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' } } });
   });
 
   it('a session revoked on the server ends as rejected within 30 s, and refreshes no more', async () => {

@@ -179,9 +179,10 @@ export function createSpecAuthService(options: SpecAuthServiceOptions = {}): Spe
       const claims = await verify(token);
       if (typeof claims === 'string') return claims;
       if (claims['typ'] === 'refresh') return 'invalid';
+      // Expiry first, as a verification of `exp` would find it: an expired token of a revoked session is expired.
+      if (Number(claims.jti) <= expiredUpTo) return 'expired';
       const user = userById(claims.sub);
       if (!user || !sessions.get(claims['sid'] as string)?.live) return 'invalid';
-      if (Number(claims.jti) <= expiredUpTo) return 'expired';
       return { user };
     },
     revokeAll(userId) {
