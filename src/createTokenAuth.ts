@@ -40,7 +40,10 @@ export interface TokenAuth {
    * token already dead by the local clock. `null` when nobody is logged in.
    */
   getAccessToken(): Promise<string | null>;
-  /** Stops the timer and every listener and aborts an auth call in flight, so a process exits at once. */
+  /**
+   * Stops the timer and every listener and aborts an auth call in flight, so a process exits; a refresh already
+   * sent finishes first (within `refreshTimeout`) and stores its pair, since the server has spent the old one.
+   */
   dispose(): void;
 }
 

@@ -403,18 +403,42 @@ describe('nothing the app supplies can hang the session', () => {
 });
 
 describe('dispose() aborts a refresh in flight', () => {
-  it('aborts the refresh request and settles the operations waiting on it at once', async () => {
-    const { auth, stub, server, link, token } = await setup();
+  it('settles the operations waiting on it at once, and lets the refresh already sent store its pair before the store is let go', async () => {
+    const store = createMemoryTokenStore();
+    const { auth, stub, server, link, token } = await setup({ store });
     server.expired.add(token);
     const runs = Array.from({ length: 3 }, (_, i) => execute(link, { i }));
     await tick();
     expect(refreshes(stub)).toBe(1);
     auth.dispose();
     await tick();
-    expect(stub.last('refreshToken').settled).toBe(true);
-    for (const run of runs) expect(run.error).toBeInstanceOf(Error);
+    for (const run of runs) expect(run.error).toMatchObject({ name: 'AuthRequestError', operation: 'dispose' });
+    // The server may have rotated already: the request goes on, and its pair replaces the spent one in the store.
+    expect(stub.last('refreshToken').settled).toBe(false);
+    const next = stub.nextPair();
+    stub.last('refreshToken').respond({ data: { refreshToken: next } });
+    await tick();
+    expect((await store.get())?.refreshToken).toBe(next.refreshToken);
     expect(server.attempts.map((a) => a.authorization)).toEqual(Array(3).fill(`Bearer ${token}`));
     expect(refreshes(stub)).toBe(1);
+    // The store is let go once that pair is stored: another session may take it.
+    expect(() => keep(createTokenAuth({ uri: URI, store }))).not.toThrow();
+  });
+
+  it('lets a refresh already sent end at refreshTimeout after dispose(), keeping the stored pair', async () => {
+    const store = createMemoryTokenStore();
+    const { auth, stub, server, link, token } = await setup({ store, refreshTimeout: 2_000 });
+    const before = await store.get();
+    server.expired.add(token);
+    execute(link);
+    await tick();
+    auth.dispose();
+    await tick(1_999);
+    expect(stub.last('refreshToken').settled).toBe(false);
+    await tick(1);
+    expect(stub.last('refreshToken').settled).toBe(true);
+    expect(await store.get()).toEqual(before);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

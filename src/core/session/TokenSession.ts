@@ -44,6 +44,8 @@ export interface Live {
   next?: TokenPair;
   /** A logout, or a login that replaced this record, revokes its newest pair itself. */
   revoking?: boolean;
+  /** A refresh request of this pair has gone out: its refresh token is spent, whatever the answer. */
+  sent?: boolean;
   /** Set while a retry of a refresh that got no verdict waits. */
   retry?: NonNullable<TokenAuthState['retry']>;
   /** How many refreshes of this pair in a row were answered with an uncertain refusal. */
@@ -108,8 +110,10 @@ export interface TokenSession {
    */
   recover(sent: Live | undefined): Promise<Live>;
   /**
-   * Stops the timer and every listener, and aborts an auth call in flight, so that a process can exit at once.
-   * The stored pair stays.
+   * Stops the timer and every listener, and aborts an auth call in flight, so that a process can exit. A refresh
+   * already sent is the exception: the server has spent its refresh token, so it finishes (within
+   * `refreshTimeout`) and stores its pair before the store is let go. Waiting operations fail at once. The stored
+   * pair stays.
    */
   dispose(): void;
 }
@@ -165,6 +169,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   let lastRefresh = -Infinity;
   // Waits (the floor, a scheduled retry) that the session's end or dispose() cuts short.
   const sleepers = new Set<() => void>();
+  const disposed = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
 
   const started = epoch;
   let stored;
@@ -245,11 +250,19 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       return live.pair.accessToken === sent?.pair.accessToken ? renew(live, 'token-expired') : live;
     },
     dispose() {
+      // A refresh already sent has spent its refresh token on the server: it is let finish (bounded by
+      // refreshTimeout) and store its pair before the store is let go, or a persistent store would keep the spent
+      // token for the next start to present as reuse.
+      const sent = live?.sent && live.refreshing;
       abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
       wake();
       timer.cancel();
       listeners.clear();
-      for (const stop of stops.splice(0)) stop?.();
+      const stop = () => {
+        for (const each of stops.splice(0)) each?.();
+      };
+      if (sent) void sent.finally(stop);
+      else stop();
     },
   };
 
@@ -289,14 +302,16 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         await sleep(due);
       }
       if (live === from) {
-        await (from.refreshing ??= rotate(from, trigger).finally(() => {
+        from.refreshing ??= rotate(from, trigger).finally(() => {
           from.refreshing = undefined;
-        }));
-      } else await from.refreshing;
+        });
+      }
+      // dispose() fails the waiters at once, though a refresh already sent goes on to store its pair.
+      await Promise.race([from.refreshing, disposed]);
+      if (signal.aborted) throw signal.reason;
       const now = live as Live | null;
-      // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure), or
-      // dispose() cut it short.
-      if (now === from && patient && from.retry && !signal.aborted) continue;
+      // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure).
+      if (now === from && patient && from.retry) continue;
       if (now === from) throw from.retry?.error ?? signal.reason;
       if (now?.epoch === from.epoch) return now;
       throw from.epoch.ended ?? noSession();
@@ -351,7 +366,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // The refresh request itself; it runs under the store's lock when the store is shared.
   async function exchange(from: Live, pair: TokenPair): Promise<TokenPair> {
     lastRefresh = clock.now();
-    const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal));
+    if (signal.aborted) throw signal.reason;
+    from.sent = true;
+    const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal), true);
     try {
       return (from.next = { ...readTokenPair(answer, 'refreshToken'), receivedAt: receivedAt(answer) });
     } catch (error) {
@@ -364,10 +381,11 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   // Every auth call is bounded by refreshTimeout and aborted by dispose(); what it throws without a verdict
   // becomes an AuthRequestError, so a custom transport cannot end a session by accident.
-  async function call<T>(operation: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  // `outlives`: a call dispose() does not abort (a refresh, once sent), only its timeout.
+  async function call<T>(operation: string, run: (signal: AbortSignal) => Promise<T>, outlives = false): Promise<T> {
     const ms = options.refreshTimeout ?? 30_000;
     try {
-      return await bounded(clock, ms, () => new AuthRequestError(`${operation} got no answer within ${ms} ms.`, operation), run, signal);
+      return await bounded(clock, ms, () => new AuthRequestError(`${operation} got no answer within ${ms} ms.`, operation), run, outlives ? undefined : signal);
     } catch (error) {
       if (AuthRejectedError.is(error) || AuthRequestError.is(error) || SessionEndedError.is(error)) throw error;
       throw new AuthRequestError(`${operation} failed.`, operation, undefined, error);
