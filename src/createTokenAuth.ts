@@ -3,7 +3,7 @@ import type { TokenAuthOptions } from './core/session/TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './core/session/TokenAuthState';
 import { createTokenSession } from './core/session/TokenSession';
 import { TokenAuthLink } from './link/TokenAuthLink';
-import { TokenExpiredLink } from './link/TokenExpiredLink';
+import { IS_TOKEN_EXPIRED, TokenExpiredLink } from './link/TokenExpiredLink';
 
 /** A session for one token pair, and the Apollo link that uses it. See {@link createTokenAuth}. */
 export interface TokenAuth {
@@ -70,6 +70,7 @@ export function createTokenAuth(options: TokenAuthOptions): TokenAuth {
     new TokenExpiredLink({ ...options, auth: session }),
     new TokenAuthLink({ auth: session }),
   ]);
-  // The engine's internal members (the links' view of it) stay out of the TokenAuth type.
-  return Object.assign(session, { link });
+  // The engine's internal members (the links' view of it) stay out of the TokenAuth type; `./ws` finds the app's
+  // predicate under a key of its own.
+  return Object.assign(session, { link, [IS_TOKEN_EXPIRED]: options.isTokenExpiredError });
 }

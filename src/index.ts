@@ -28,5 +28,7 @@ export { isRefusal, type AuthCall } from './core/transports/isRefusal';
 export { AuthRequestError } from './core/errors/AuthRequestError';
 export { AuthRejectedError } from './core/errors/AuthRejectedError';
 export { SessionEndedError, type SessionEndReason } from './core/errors/SessionEndedError';
+export { TokenRefusedError } from './core/errors/TokenRefusedError';
 export { isTokenExpiredError } from './link/isTokenExpiredError';
+export { IS_TOKEN_EXPIRED } from './link/TokenExpiredLink';
 export { isUnauthenticatedError } from './link/isUnauthenticatedError';

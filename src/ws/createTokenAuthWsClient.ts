@@ -1,5 +1,6 @@
 import { createClient, type Client, type ClientOptions, type FormattedExecutionResult, type Sink, type SubscribePayload } from 'graphql-ws';
-import { getRetryDelay, SessionEndedError, systemClock, type Clock, type TokenAuth } from '../index';
+import { CombinedGraphQLErrors } from '@apollo/client/errors';
+import { getRetryDelay, IS_TOKEN_EXPIRED, SessionEndedError, systemClock, TokenRefusedError, type Clock, type TokenAuth } from '../index';
 
 /** Options of {@link createTokenAuthWsClient}: graphql-ws's own, and how the socket follows the session. */
 export interface TokenAuthWsClientOptions extends ClientOptions {
@@ -45,6 +46,9 @@ type Outcome = { error: unknown } | undefined;
 
 const OPEN = 1;
 const REFUSED = [4401, 4403];
+// A token renewed for a subscription is fresh this long (or half its life, if shorter): refused meanwhile, it was
+// not an expiry.
+const FRESH = 5_000;
 
 /**
  * A graphql-ws client whose subscriptions follow the session: hand it to `new GraphQLWsLink(client)`.
@@ -55,10 +59,14 @@ const REFUSED = [4401, 4403];
  * - `logout()`, a session the server ended and a login as someone else end every running subscription at once
  *   with a `SessionEndedError` and close the socket: no event of the previous user reaches the app afterwards.
  * - After a refresh the socket reconnects with the new token (see `restartOnRefresh`); subscriptions carry on.
- * - A close with 4401 or 4403, or a subscription error with `TOKEN_EXPIRED` (before or after events), refreshes
+ * - A close with 4401 or 4403, or a subscription error with `TOKEN_EXPIRED` (or what the `isTokenExpiredError`
+ *   given to `createTokenAuth` takes as expired: it receives a `CombinedGraphQLErrors`, and in place of the
+ *   operation an object with the subscription's `operationName` and `variables`), before or after events, refreshes
  *   the pair (the same single flight as your HTTP operations; none when the token was renewed already), then
  *   resumes the subscription on a socket with the new token. A rejected refresh ends the session and the
- *   subscriptions; a failed one is retried with backoff, `authRetryAttempts` times.
+ *   subscriptions; a failed one is retried with backoff, `authRetryAttempts` times. The token a refresh just
+ *   brought, refused too, is no expiry: the subscription ends with a `TokenRefusedError`, and no further refresh
+ *   is spent.
  *
  * @example
  * ```ts
@@ -76,6 +84,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   let userId: string | null | undefined;
   let connection: Connection | undefined;
   let opening: Socket | undefined;
+  const isExpired = (auth as unknown as Record<symbol, ((error: unknown, operation: never) => boolean) | undefined>)[IS_TOKEN_EXPIRED];
 
   const client = createClient({
     ...options,
@@ -129,9 +138,16 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   }
 
   function subscribe(payload: SubscribePayload, sink: Sink<Result>): () => void {
+    const { operationName, variables } = payload;
+    const expired = (errors: unknown) =>
+      isExpired
+        ? Array.isArray(errors) && isExpired(new CombinedGraphQLErrors({ errors }, errors), { operationName, variables } as never)
+        : hasExpiredToken(errors);
     let attempts = 0;
     let leave = noop;
     let timer: unknown;
+    // The token the last resume renewed, and until when a refusal of it means the server refuses fresh tokens.
+    let renewed: { token: string | null; until: number } | undefined;
 
     const end = (outcome: Outcome) => {
       if (!running.delete(end)) return;
@@ -146,15 +162,16 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       const dispose = client.subscribe(payload, {
         next(result) {
           if (left) return;
-          if (!hasExpiredToken(result.errors)) {
+          if (!expired(result.errors)) {
             attempts = 0;
+            renewed = undefined;
             return sink.next(result);
           }
           void resume(result.errors);
         },
         error(error) {
           if (left) return;
-          if (isRefusal(error) || hasExpiredToken(error)) void resume(error);
+          if (isRefusal(error) || expired(error)) void resume(error);
           else end({ error });
         },
         complete() {
@@ -174,6 +191,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       // Over, or about to be: a `complete` follows a result with TOKEN_EXPIRED.
       leave();
       const refused = connection?.token;
+      if (renewed && renewed.token === refused && clock.now() < renewed.until) return end({ error: new TokenRefusedError(refusal) });
       for (;;) {
         if (++attempts > authRetryAttempts) return end({ error: refusal });
         if (attempts > 1) {
@@ -184,7 +202,12 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
         try {
           // One refresh per refused token: none when the session renewed it already.
           const token = await auth.getAccessToken().catch(() => refused);
-          if (token === refused) await auth.refresh();
+          if (token === refused) {
+            await auth.refresh();
+            const now = clock.now();
+            const { expiresAt = Infinity } = auth.getState();
+            renewed = { token: await auth.getAccessToken(), until: now + Math.min(FRESH, (expiresAt - now) / 2) };
+          }
           break;
         } catch (error) {
           if (SessionEndedError.is(error)) return end({ error });

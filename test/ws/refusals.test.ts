@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AuthRequestError } from '../../src/index';
+import { AuthRequestError, TokenRefusedError } from '../../src/index';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
 import { bearerOf, record, startOverWs, tickingAsAdmin } from '../helpers/overWs';
 
@@ -35,6 +35,21 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
     expect(second).toBe(await auth.getAccessToken());
     expect(second).not.toBe(first);
     expect(ticker.errors).toEqual([]);
+  });
+
+  it("follows the isTokenExpiredError given to createTokenAuth: an error it does not take as expired reaches the app, with no refresh", async () => {
+    const seen: unknown[] = [];
+    const isTokenExpiredError = (error: unknown, operation: unknown) => (seen.push({ error, operation }), false);
+    const { server, ticker } = await tickingAsAdmin(cleanups, { auth: { isTokenExpiredError } }, 2);
+
+    server.ws.onExpiry = 'TOKEN_EXPIRED';
+    server.expireAllAccessTokens();
+    await vi.waitFor(() => expect(ticker.failedResults.length + ticker.errors.length).toBeGreaterThan(0));
+
+    expect(server.stats.refreshCalls).toBe(0);
+    expect(server.ws.connectionParams).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ error: { name: 'CombinedGraphQLErrors', errors: [{ extensions: { code: 'TOKEN_EXPIRED' } }] } });
+    expect(Object.keys((seen[0] as { operation: object }).operation)).toEqual(['operationName', 'variables']);
   });
 
   it('TOKEN_EXPIRED after events were delivered: one refresh, the stream resumes', async () => {
@@ -155,16 +170,22 @@ describe('createTokenAuthWsClient: no reconnect storm', () => {
     expect(auth.getState().status).toBe('authenticated');
   });
 
-  it('a server that refuses every connection: each attempt refreshes once and reconnects once, then the close reaches the app', async () => {
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { authRetryAttempts: 4, authRetryDelay: 5 } });
+  it.each([4401, 4403] as const)(
+    'a server that refuses every connection (%i): one refresh and one reconnect, then a TokenRefusedError, since a fresh token refused is no expiry',
+    async (code) => {
+      const { server, auth, ticker } = await tickingAsAdmin(cleanups, { ws: { authRetryAttempts: 4, authRetryDelay: 5 } });
 
-    server.ws.refuse = 4401;
-    server.ws.closeAll(4401);
-    await vi.waitFor(() => expect(ticker.errors).toHaveLength(1));
+      server.ws.refuse = code;
+      server.ws.closeAll(code);
+      await vi.waitFor(() => expect(ticker.errors).toHaveLength(1));
 
-    expect(ticker.errors[0]).toMatchObject({ code: 4401 });
-    expect(server.stats.refreshCalls).toBe(4);
-    expect(server.ws.connectionParams).toHaveLength(1 + 4);
-    expect(server.stats.reuseDetections).toBe(0);
-  });
+      expect(TokenRefusedError.is(ticker.errors[0])).toBe(true);
+      expect(ticker.errors[0]).toMatchObject({ cause: { code } });
+      // Before: a refresh per attempt (4) and a connect per refresh.
+      expect(server.stats.refreshCalls).toBe(1);
+      expect(server.ws.connectionParams).toHaveLength(1 + 1);
+      expect(server.stats.reuseDetections).toBe(0);
+      expect(auth.getState().status).toBe('authenticated');
+    },
+  );
 });
