@@ -24,6 +24,10 @@ export { getRetryDelay } from './core/session/getRetryDelay';
 export type { ResumeSource } from './core/environment/ResumeSource';
 export type { TokenAuthTransport, TransportAnswer } from './core/transports/TokenAuthTransport';
 export { createGraphQLTransport, type GraphQLTransportOptions } from './core/transports/createGraphQLTransport';
+export {
+  createTokenHandlerTransport,
+  type TokenHandlerTransportOptions,
+} from './core/transports/createTokenHandlerTransport';
 export { isRefusal, type AuthCall } from './core/transports/isRefusal';
 export { AuthRequestError } from './core/errors/AuthRequestError';
 export { AuthRejectedError } from './core/errors/AuthRejectedError';

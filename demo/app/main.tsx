@@ -1,6 +1,6 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
-import { createTokenAuth } from 'apollo-link-token-pair';
+import { createTokenAuth, createTokenHandlerTransport } from 'apollo-link-token-pair';
 import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -16,7 +16,7 @@ const log = createEventLog();
 // The token handler at /auth (same origin) keeps the refresh token in an encrypted HttpOnly cookie; this page
 // holds only the access token, in memory. A reload, or a new tab, restores the session with one call to it.
 const auth = createTokenAuth({
-  tokenHandler: '/auth',
+  transport: createTokenHandlerTransport('/auth'),
   onRefresh(event) {
     const line = describeRefresh(event);
     if (line) log.add(line.kind, line.text);

@@ -19,7 +19,7 @@ export interface TestSessionOptions {
   /** Options of the server (lifetimes, `authErrorStatus` …). */
   server?: Omit<TestAuthServerOptions, 'clock' | 'users'>;
   /** Options of `createTokenAuth` beyond the endpoint, e.g. `onSessionEnd` or `refreshLeadTime`. */
-  auth?: Omit<TokenAuthOptions, 'uri' | 'fetch' | 'clock' | 'tokenHandler' | 'transport'>;
+  auth?: Omit<TokenAuthOptions, 'uri' | 'fetch' | 'clock' | 'transport'>;
   /** The Apollo cache, for an app's type policies. @defaultValue `new InMemoryCache()` */
   cache?: ApolloCache;
 }

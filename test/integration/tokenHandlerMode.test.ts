@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AuthRejectedError, createTokenAuth, SessionEndedError, type TokenAuth, type TokenAuthOptions } from '../../src';
+import { AuthRejectedError, createTokenAuth, createTokenHandlerTransport, SessionEndedError, type TokenAuth, type TokenAuthOptions } from '../../src';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
 import { type CookieJar, createCookieJar, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
 
@@ -22,8 +22,7 @@ function pageFetch(jar: CookieJar, origin: string): typeof fetch {
 function openPage(rig: TokenHandlerRig, options: Partial<TokenAuthOptions> = {}, jar: CookieJar = rig.jar) {
   const onSessionEnd = vi.fn();
   const auth = createTokenAuth({
-    tokenHandler: `${rig.origin}/auth`,
-    fetch: pageFetch(jar, rig.origin),
+    transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch(jar, rig.origin) }),
     refreshOnResume: false,
     onSessionEnd,
     ...options,
@@ -35,7 +34,7 @@ function openPage(rig: TokenHandlerRig, options: Partial<TokenAuthOptions> = {},
 const settled = (auth: TokenAuth) =>
   vi.waitFor(() => expect(auth.getState().status).not.toBe('loading'), { timeout: 3000, interval: 5 });
 
-describe('createTokenAuth({ tokenHandler }) over HTTP, against the real handler and service', () => {
+describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTTP, against the real handler and service', () => {
   it('a reload restores the session with one call to the handler, and no upstream refresh while the token is fresh', async () => {
     const rig = await startTokenHandler(cleanups);
     const first = openPage(rig);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthRejectedError, createTokenAuth, type TokenAuthOptions } from '../../src';
+import { AuthRejectedError, createTokenAuth, createTokenHandlerTransport, type TokenAuthOptions } from '../../src';
 import { createTokenHandler } from '../../src/server';
 import { createTestClock } from '../../src/testing';
 import { useCleanups } from '../helpers/overHttp';
@@ -35,8 +35,7 @@ async function startBehindHandler(start: typeof startApolloServerSpec, options: 
   const ended: unknown[] = [];
   const answers: Array<{ status: number; body: unknown }> = [];
   const auth = createTokenAuth({
-    tokenHandler: `${origin}/auth`,
-    fetch: pageFetch(jar, origin, trackedFetch(clock), answers),
+    transport: createTokenHandlerTransport(`${origin}/auth`, { fetch: pageFetch(jar, origin, trackedFetch(clock), answers) }),
     clock,
     refreshOnResume: false,
     onSessionEnd: (event) => ended.push(event),

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { createTokenAuth, SessionEndedError } from '../../src/index';
+import { createTokenAuth, createTokenHandlerTransport, SessionEndedError } from '../../src/index';
 import { createTokenAuthWsClient } from '../../src/ws/index';
 import { useCleanups } from '../helpers/overHttp';
 import { bearerOf, idle, record, TICK, wsUrl } from '../helpers/overWs';
@@ -21,7 +21,7 @@ async function pageWithSocket() {
     jar.store(response.headers.getSetCookie());
     return response;
   };
-  const auth = createTokenAuth({ tokenHandler: `${rig.origin}/auth`, fetch: pageFetch, refreshOnResume: false });
+  const auth = createTokenAuth({ transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch }), refreshOnResume: false });
   cleanups.push(() => auth.dispose());
   const client = createTokenAuthWsClient(auth, { url: wsUrl(rig.upstream), webSocketImpl: WebSocket, retryAttempts: 0 });
   cleanups.push(() => client.dispose());
@@ -30,7 +30,7 @@ async function pageWithSocket() {
   return { rig, auth, client };
 }
 
-describe('createTokenAuthWsClient with createTokenAuth({ tokenHandler })', () => {
+describe('createTokenAuthWsClient in token-handler mode', () => {
   it('a 4401 at expiry: one refresh through the handler, the stream resumes with the new token', async () => {
     const { rig, auth, client } = await pageWithSocket();
     const ticker = record(client);

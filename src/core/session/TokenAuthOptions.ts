@@ -12,23 +12,14 @@ import type { TokenStore } from '../stores/TokenStore';
 export interface TokenAuthOptions {
   /**
    * The GraphQL endpoint that serves `loginWithEmailPassword`, `refreshToken` and `logout`. Needed unless
-   * `tokenHandler` or `transport` is given.
+   * `transport` is given.
    */
   uri?: string;
   /**
-   * The path (or URL) of a token handler (`createTokenHandler` of `apollo-link-token-pair/server`): login,
-   * refresh and logout go to it, and the refresh token lives in its `HttpOnly` cookie, never in the page. A
-   * page load restores the session with one refresh (`loading` until it knows), and the tabs of the origin
-   * follow each other's login and logout. `store` is not used then.
-   * @example
-   * ```ts
-   * const auth = createTokenAuth({ tokenHandler: '/auth' });
-   * ```
-   */
-  tokenHandler?: string;
-  /**
-   * How login, refresh and logout reach the service.
-   * @defaultValue `createGraphQLTransport({ uri, fetch, headers })`: the spec's three mutations
+   * How login, refresh and logout reach the service: `createTokenHandlerTransport('/auth')` for a token handler
+   * (the refresh token in its `HttpOnly` cookie, never in the page), or your own for a REST endpoint. A transport
+   * that brings its own store (a token handler's) is used with it, and `store` is ignored.
+   * @defaultValue `createGraphQLTransport({ uri, fetch, headers, isRefusal })`: the spec's three mutations
    */
   transport?: TokenAuthTransport;
   /** The `fetch` of the default transport (ignored with `transport`). @defaultValue `globalThis.fetch`, read at call time */

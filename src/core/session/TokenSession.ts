@@ -5,8 +5,6 @@ import { bounded } from '../environment/bounded';
 import { systemClock } from '../environment/Clock';
 import { createGraphQLTransport } from '../transports/createGraphQLTransport';
 import { createMemoryTokenStore } from '../stores/createMemoryTokenStore';
-import { createTokenHandlerTransport } from '../transports/createTokenHandlerTransport';
-import { openTokenHandlerStore } from '../stores/openTokenHandlerStore';
 import { assertNotLocalStorage } from '../stores/assertNotLocalStorage';
 import { getRetryDelay } from './getRetryDelay';
 import { getTokenSchedule, type TokenSchedule } from '../tokens/getTokenSchedule';
@@ -132,21 +130,17 @@ const RETRY_JOIN = 10_000;
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
   assertNotLocalStorage(
     options.store,
-    'The store must not be localStorage: the spec forbids it for the refresh token. Leave out `store` (memory), or use createBroadcastTokenStore() or `tokenHandler`.',
+    'The store must not be localStorage: the spec forbids it for the refresh token. Leave out `store` (memory), or use createBroadcastTokenStore() or createTokenHandlerTransport().',
   );
   const clock = options.clock ?? systemClock;
-  const { tokenHandler } = options;
   const transport =
-    options.transport ??
-    (tokenHandler
-      ? createTokenHandlerTransport(tokenHandler, options.fetch)
-      : createGraphQLTransport({ uri: options.uri!, fetch: options.fetch, headers: options.headers, isRefusal: options.isRefusal }));
+    options.transport ?? createGraphQLTransport({ uri: options.uri!, fetch: options.fetch, headers: options.headers, isRefusal: options.isRefusal });
   const floor = options.refreshFloor ?? 5_000;
   const timer = createRefreshTimer(clock, () => background('proactive'));
   const listeners = new Set<() => void>();
   const abort = new AbortController();
   const { signal } = abort;
-  const seam = openStore(tokenHandler ? openTokenHandlerStore(`apollo-link-token-pair ${tokenHandler}`) : (options.store ?? createMemoryTokenStore()), {
+  const seam = openStore(transport.store ?? options.store ?? createMemoryTokenStore(), {
     clock,
     timeout: options.storeTimeout ?? 10_000,
     report,

@@ -6,7 +6,7 @@ import type { TokenPair, TokenStore } from './TokenStore';
 const COOKIE: TokenPair = { accessToken: '', refreshToken: 'cookie' };
 
 /**
- * The store of `createTokenAuth({ tokenHandler })`: the access token in memory, and the tabs of the origin told
+ * The store of `createTokenHandlerTransport()`: the access token in memory, and the tabs of the origin told
  * of each login and logout through a `BroadcastChannel`, so that they follow at once. Each session starts from
  * the cookie: its first refresh asks the handler whether there is a session.
  */

@@ -1,4 +1,4 @@
-import type { TokenPair } from '../stores/TokenStore';
+import type { TokenPair, TokenStore } from '../stores/TokenStore';
 
 /** A pair as a transport hands it over, before the session checks it; with the user, after a login. */
 export interface TransportAnswer {
@@ -54,4 +54,9 @@ export interface TokenAuthTransport {
    * it was logged out.
    */
   readonly ownsSession?: boolean;
+  /**
+   * The store the session keeps its pair in, for a transport that decides it (a token handler's page holds the
+   * access token only): used in place of the `store` option.
+   */
+  readonly store?: TokenStore;
 }

@@ -1,19 +1,36 @@
 import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { SessionEndedError } from '../errors/SessionEndedError';
+import { openTokenHandlerStore } from '../stores/openTokenHandlerStore';
 import type { TokenAuthTransport } from './TokenAuthTransport';
 
+/** Options of {@link createTokenHandlerTransport}. */
+export interface TokenHandlerTransportOptions {
+  /** The `fetch` the page calls the handler with. @defaultValue `globalThis.fetch`, read at call time */
+  fetch?: typeof fetch;
+}
+
 /**
- * The transport of `createTokenAuth({ tokenHandler })`: login, refresh and logout go to the token handler
- * (`apollo-link-token-pair/server`), which keeps the refresh token in an `HttpOnly` cookie. The page holds the
- * access token only; in the pair the session keeps, it stands in for the refresh token too.
+ * Token-handler mode: login, refresh and logout go to a token handler (`createTokenHandler` of
+ * `apollo-link-token-pair/server`), which keeps the refresh token in an `HttpOnly` cookie. The page holds the
+ * access token only; in the pair the session keeps, it stands in for the refresh token too. It brings its own
+ * store: a page load restores the session with one refresh (`loading` until it knows), and the tabs of the origin
+ * follow each other's login and logout.
  *
  * @remarks
  * A 401 is a verdict ({@link AuthRejectedError}), except `NO_SESSION` (no cookie: nobody signed in) and
  * `SESSION_ENDED` (logged out), which are a {@link SessionEndedError} of reason `no-session` and `logout`. Anything else without an access token (the network, 403,
  * 5xx) is an {@link AuthRequestError}: the session, and the cookie, are kept.
+ *
+ * @param basePath - The path (or URL) the handler serves, `/auth` by default on its side.
+ *
+ * @example
+ * ```ts
+ * const auth = createTokenAuth({ transport: createTokenHandlerTransport('/auth') });
+ * ```
  */
-export function createTokenHandlerTransport(basePath: string, fetcher?: typeof fetch): TokenAuthTransport {
+export function createTokenHandlerTransport(basePath: string, options: TokenHandlerTransportOptions = {}): TokenAuthTransport {
+  const fetcher = options.fetch;
   const post = async (route: string, body: object, signal: AbortSignal) => {
     let response: Response;
     try {
@@ -42,6 +59,7 @@ export function createTokenHandlerTransport(basePath: string, fetcher?: typeof f
   };
   return {
     ownsSession: true,
+    store: openTokenHandlerStore(`apollo-link-token-pair ${basePath}`),
     login: (email, password, signal) => post('login', { email, password }, signal),
     // The cookie carries the refresh token; the body tells the handler which access token this page holds.
     refresh: (accessToken, signal) => post('refresh', { accessToken }, signal),
