@@ -1,5 +1,6 @@
 import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, createGraphQLTransport, type GraphQLTransportOptions } from '../index';
+import { getOwnOrigins } from './getOwnOrigins';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
 import { createCookieSealer } from './sealCookie';
 
@@ -19,6 +20,19 @@ export interface TokenHandlerOptions {
    * from any other origin are refused with 403, and so are requests without an `Origin` header.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * The handler's own origin(s), where the app is served (`https://app.example.com`). Set it when the host a
+   * request arrives with is not the one the browser used and no trusted proxy says so.
+   * @defaultValue taken from each request: its URL, its `Host` header, and with `trustProxy` the
+   * `X-Forwarded-Host` / `X-Forwarded-Proto` headers
+   */
+  origin?: string | readonly string[];
+  /**
+   * Whether a proxy in front of the handler sets `X-Forwarded-Host`, `X-Forwarded-Proto` (overwriting what the
+   * browser sent): then they name the handler's own origin too.
+   * @defaultValue `false`
+   */
+  trustProxy?: boolean;
   /** The cookie that holds the refresh token. */
   cookie?: TokenHandlerCookieOptions;
   /** Where concurrent rotations meet. @defaultValue `createMemoryRotationCache()`: one instance */
@@ -186,6 +200,8 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const outcomes = createCookieSealer(options.secret, 'rotation');
   const upstream = createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers: options.headers, documents: options.documents });
   const allowed = new Set(options.allowedOrigins);
+  // Refused origins already logged, each once.
+  const logged = new Set<string>();
   const attributes = `Path=/; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
   const clearCookie = `${name}=; Max-Age=0; ${attributes}`;
   // Rotations of this instance in flight, by key: the requests that present one refresh token join one.
@@ -411,7 +427,16 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   function refuse(request: Request, url: URL): string | undefined {
     const origin = request.headers.get('origin');
     if (!request.headers.get(TOKEN_HANDLER_HEADER)) return `The ${TOKEN_HANDLER_HEADER} header is required.`;
-    if (!origin || (origin !== url.origin && !allowed.has(origin))) return `The origin ${origin ?? '(none)'} is not allowed.`;
+    const own = getOwnOrigins(request, url, options);
+    if (origin && (own.includes(origin) || allowed.has(origin))) return;
+    const message =
+      `The origin ${origin ?? '(none)'} is not allowed: this handler takes its own origin to be ${own.join(' or ')}. ` +
+      'Set `origin` (where the app is served), `allowedOrigins` (other origins), or `trustProxy` (behind a proxy that sets X-Forwarded-Host) in createTokenHandler.';
+    if (!logged.has(message) && logged.size < 100) {
+      logged.add(message);
+      report(new Error(message));
+    }
+    return message;
   }
 
   // An allowed origin other than the handler's own may read every answer, refusals included.

@@ -35,6 +35,22 @@ const settled = (auth: TokenAuth) =>
   vi.waitFor(() => expect(auth.getState().status).not.toBe('loading'), { timeout: 3000, interval: 5 });
 
 describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTTP, against the real handler and service', () => {
+  it('a page whose origin the handler refuses leaves loading signed out, with the refusal in its words as the error', async () => {
+    const rig = await startTokenHandler(cleanups);
+    await openPage(rig).auth.login('admin@demo.test', 'admin-pass');
+    // The same browser (its cookie), but a page of an origin the handler does not take as its own.
+    const auth = createTokenAuth({
+      transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch(rig.jar, 'http://127.0.0.2:3000') }),
+      refreshOnResume: false,
+    });
+    cleanups.push(() => auth.dispose());
+    await vi.waitFor(() => expect(auth.getState().status).toBe('unauthenticated'));
+    expect(auth.getState().error).toMatchObject({ name: 'AuthRequestError', status: 403 });
+    expect(auth.getState().error?.message).toContain('The origin http://127.0.0.2:3000 is not allowed');
+    expect(auth.getState().ended).toBeUndefined();
+    expect(rig.upstream.stats.refreshCalls).toBe(0);
+  });
+
   it('a reload restores the session with one call to the handler, and no upstream refresh while the token is fresh', async () => {
     const rig = await startTokenHandler(cleanups);
     const first = openPage(rig);

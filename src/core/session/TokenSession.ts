@@ -474,7 +474,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     // a cookie that turns out to be logged out. A login here starts afresh.
     if (told && (was.pair.accessToken || reason === 'rejected')) ended = next && !elsewhere ? undefined : { reason, ...facts, at: clock.now() };
     if (next) activate(next);
-    else publish(reason === 'rejected' ? { ...SIGNED_OUT, error } : SIGNED_OUT);
+    // Signed out with the reason an app can show: a rejection, or why a session could not be had at all.
+    else publish(reason === 'rejected' ? { ...SIGNED_OUT, error } : cause instanceof Error ? { ...SIGNED_OUT, error: cause } : SIGNED_OUT);
     if (told) tell(options.onSessionEnd, { reason, error: cause, ...facts });
   }
 

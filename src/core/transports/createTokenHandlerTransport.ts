@@ -55,7 +55,10 @@ export function createTokenHandlerTransport(basePath: string, options: TokenHand
     const ended = ({ NO_SESSION: 'no-session', SESSION_ENDED: 'logout' } as const)[code as string];
     if (ended) throw new SessionEndedError(ended);
     if (status === 401) throw new AuthRejectedError(rejectionMessage(route, message, code, status), route, [{ message, extensions: { code } }]);
-    throw new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
+    const failed = new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
+    // The handler refuses this page (a misconfigured origin): no session can be had, and retrying will not help.
+    if (status === 403 && route === 'refresh') throw new SessionEndedError('no-session', failed);
+    throw failed;
   };
   return {
     ownsSession: true,
