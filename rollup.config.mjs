@@ -5,7 +5,7 @@ import { dts } from 'rollup-plugin-dts';
 const src = fileURLToPath(new URL('./src/', import.meta.url));
 // Entries beside the core refer to it through `./index`, never through a copy of it; `testing` refers to
 // `react` through `./react` in the same way (two copies of its context would not see each other).
-const SATELLITES = ['react', 'service', 'server', 'ws', 'testing'];
+const SATELLITES = ['react', 'service', 'server', 'ws', 'testing', 'doctor'];
 const satelliteOf = (id) => SATELLITES.find((name) => id.startsWith(`${src}${name}/`));
 
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.

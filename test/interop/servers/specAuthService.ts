@@ -29,6 +29,12 @@ export interface SpecAuthServiceOptions {
    * @defaultValue `'refuse'`
    */
   reuse?: 'refuse' | 'revoke';
+  /**
+   * Faults that break the contract, for the doctor's tests: `reusableRefreshTokens` accepts a spent refresh
+   * token again; `logoutKeepsAccess` kills only the refresh token at logout; `expInMilliseconds` writes `exp` in
+   * ms; `hangRefresh` never answers `refreshToken`.
+   */
+  faults?: { reusableRefreshTokens?: boolean; logoutKeepsAccess?: boolean; expInMilliseconds?: boolean; hangRefresh?: boolean };
 }
 
 /** A pair and the user, as `loginWithEmailPassword` answers. */
@@ -89,7 +95,7 @@ interface Session {
 
 /** Creates a {@link SpecAuthService} with {@link SPEC_USERS}. */
 export function createSpecAuthService(options: SpecAuthServiceOptions = {}): SpecAuthService {
-  const { accessTokenTtl = 900, refreshTokenTtl = 30 * 24 * 3600, now = Date.now, reuse = 'refuse' } = options;
+  const { accessTokenTtl = 900, refreshTokenTtl = 30 * 24 * 3600, now = Date.now, reuse = 'refuse', faults = {} } = options;
   const secret = new TextEncoder().encode(`interop-${randomUUID()}`);
   const sessions = new Map<string, Session>();
   const stats: SpecAuthStats = { logins: 0, loginSuccesses: 0, refreshes: 0, refreshSuccesses: 0, logouts: 0, meQueries: 0 };
@@ -108,7 +114,7 @@ export function createSpecAuthService(options: SpecAuthServiceOptions = {}): Spe
       .setSubject(user.id)
       .setJti(String(++serial))
       .setIssuedAt(iat)
-      .setExpirationTime(iat + accessTokenTtl)
+      .setExpirationTime(faults.expInMilliseconds ? (iat + accessTokenTtl) * 1000 : iat + accessTokenTtl)
       .sign(secret);
     const refreshToken = await new SignJWT({ sid, typ: 'refresh' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -146,6 +152,7 @@ export function createSpecAuthService(options: SpecAuthServiceOptions = {}): Spe
     },
     async refresh(token) {
       stats.refreshes += 1;
+      if (faults.hangRefresh) return new Promise(() => {});
       if (failing > 0) {
         failing -= 1;
         throw new Error('db down');
@@ -155,7 +162,7 @@ export function createSpecAuthService(options: SpecAuthServiceOptions = {}): Spe
       const session = sessions.get(claims['sid'] as string);
       const user = userById(claims.sub);
       if (!session?.live || !user) return null;
-      if (session.refreshJti !== claims.jti) {
+      if (session.refreshJti !== claims.jti && !faults.reusableRefreshTokens) {
         if (reuse === 'revoke') session.live = false;
         return null;
       }
@@ -170,7 +177,8 @@ export function createSpecAuthService(options: SpecAuthServiceOptions = {}): Spe
       if (typeof claims === 'string' || claims['typ'] !== 'refresh') return false;
       const session = sessions.get(claims['sid'] as string);
       if (!session?.live || session.refreshJti !== claims.jti) return false;
-      session.live = false;
+      if (faults.logoutKeepsAccess) session.refreshJti = '';
+      else session.live = false;
       return true;
     },
     async authenticate(authorization) {

@@ -1,0 +1,254 @@
+import { jwtDecode } from 'jwt-decode';
+import { AuthRejectedError, isRefusal } from '../index';
+import { maskToken } from './maskToken';
+import { describeErrors, postGraphQL, type GraphQLAnswer } from './postGraphQL';
+
+/** Options of {@link runDoctor}. */
+export interface DoctorOptions {
+  /** The GraphQL endpoint. */
+  uri: string;
+  email: string;
+  password: string;
+  /** ms each request may take. @defaultValue `10_000` */
+  timeout?: number;
+  /**
+   * Documents for a server whose operations have other names, aliased to the contract's (as for
+   * `createGraphQLTransport`), and `me` for the query that returns the signed-in user.
+   */
+  documents?: { login?: string; refresh?: string; logout?: string; me?: string };
+  /** @defaultValue `globalThis.fetch` */
+  fetch?: typeof fetch;
+}
+
+/** One check: what was looked at, how it went, and one sentence of why. */
+export interface DoctorCheck {
+  readonly id: string;
+  readonly title: string;
+  readonly status: 'ok' | 'warn' | 'fail' | 'not checked';
+  readonly detail: string;
+}
+
+/** What {@link runDoctor} found. */
+export interface DoctorReport {
+  readonly uri: string;
+  readonly checks: readonly DoctorCheck[];
+  /** What the package will do with this server, and the options to set. */
+  readonly advice: readonly string[];
+  /** Requests sent; never more than {@link MAX_REQUESTS}. */
+  readonly requests: number;
+  /** Whether every session the doctor opened was logged out again. */
+  readonly loggedOut: boolean;
+  /** `true` when no check failed. */
+  readonly ok: boolean;
+}
+
+/** The most requests one run sends, cleanup included. */
+export const MAX_REQUESTS = 18;
+// An access token that lives this long or less is waited out to see TOKEN_EXPIRED.
+const SHORT_LIFE = 30;
+
+const DOCUMENTS = {
+  login: 'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}',
+  refresh: 'mutation($token:String!){refreshToken(token:$token){accessToken refreshToken}}',
+  logout: 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
+  me: '{me{id email}}',
+};
+
+interface Pair {
+  readonly accessToken: string;
+  readonly refreshToken: string;
+}
+
+/**
+ * Checks a server against the contract with a bounded number of requests: it signs in once, exercises the token
+ * pair (refresh, reuse of a spent refresh token, logout) and a wrong password, logs out what it opened, and says
+ * what `apollo-link-token-pair` will do with this server. Tokens appear in the report masked only.
+ *
+ * @example
+ * ```ts
+ * const report = await runDoctor({ uri: 'http://127.0.0.1:4000/graphql', email: 'me@example.com', password: process.env.PASSWORD! });
+ * console.log(formatReport(report));
+ * ```
+ */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const { uri, timeout = 10_000 } = options;
+  const documents = { ...DOCUMENTS, ...options.documents };
+  const checks: DoctorCheck[] = [];
+  const advice: string[] = [];
+  // Pairs whose session may still be live: logged out at the end.
+  const open = new Set<Pair>();
+  let requests = 0;
+  const check = (id: string, title: string, status: DoctorCheck['status'], detail: string) => checks.push({ id, title, status, detail });
+  const post = (query: string, variables: Record<string, unknown>, token?: string): Promise<GraphQLAnswer> => {
+    if (++requests > MAX_REQUESTS) return Promise.resolve({ errors: [], failure: 'was not sent: the request budget is spent' });
+    return postGraphQL(uri, query, variables, { token, timeout, fetch: options.fetch });
+  };
+  const pairOf = (answer: GraphQLAnswer, field: string): Pair | undefined => {
+    const value = answer.data?.[field] as Partial<Pair> | undefined;
+    return typeof value?.accessToken === 'string' && typeof value.refreshToken === 'string' ? (value as Pair) : undefined;
+  };
+  const login = (password: string) => post(documents.login, { email: options.email, password });
+  const refresh = (pair: Pair) => post(documents.refresh, { token: pair.refreshToken });
+  const me = (token: string) => post(documents.me, {}, token);
+  const refusedBy = (answer: GraphQLAnswer) => !answer.failure && !answer.data?.['refreshToken'] && answer.errors.length > 0;
+
+  // 1. Sign in.
+  const signedIn = await login(options.password);
+  const first = pairOf(signedIn, 'loginWithEmailPassword');
+  if (!first) {
+    check('login', 'Sign in', 'fail', `loginWithEmailPassword answered ${describeErrors(signedIn)}: nothing else can be checked.`);
+    return finish();
+  }
+  open.add(first);
+  const user = (signedIn.data?.['loginWithEmailPassword'] as { user?: Record<string, unknown> }).user;
+  const missing = ['id', 'email', 'role'].filter((key) => user?.[key] == null);
+  check('login', 'Login answer', missing.length ? 'warn' : 'ok',
+    missing.length ? `The answer has the pair, but its user lacks ${missing.join(', ')}: the package reads them from the token's claims instead.` : `accessToken ${maskToken(first.accessToken)}, refreshToken ${maskToken(first.refreshToken)} and user { id, email, role }.`);
+
+  // 2. The access token.
+  const received = Date.now();
+  let claims: Record<string, unknown> | undefined;
+  try {
+    claims = jwtDecode<Record<string, unknown>>(first.accessToken);
+    check('jwt', 'Access token is a JWT', 'ok', `Its claims: ${Object.keys(claims).join(', ')}.`);
+  } catch {
+    check('jwt', 'Access token is a JWT', 'fail', 'It cannot be decoded as a JWT: the package cannot time the proactive refresh.');
+  }
+  const exp = claims?.['exp'];
+  const iat = claims?.['iat'];
+  let lifetime: number | undefined;
+  if (claims) {
+    if (typeof exp !== 'number') check('exp', 'exp in seconds', 'fail', 'The token has no numeric exp: the package renews it only after TOKEN_EXPIRED.');
+    else if (exp > 1e11) {
+      check('exp', 'exp in seconds', 'fail', `exp is ${exp}: milliseconds, not the seconds JWTs use; the package would take the token to live for millennia.`);
+      advice.push('Write `exp` (and `iat`) in seconds: with `exp` in milliseconds the package never refreshes before TOKEN_EXPIRED.');
+    } else check('exp', 'exp in seconds', 'ok', `exp is ${exp}.`);
+    if (typeof exp === 'number' && typeof iat === 'number' && exp < 1e11) {
+      lifetime = exp - iat;
+      const near = Math.abs(lifetime - 900) <= 90;
+      check('lifetime', 'Access token lifetime', near ? 'ok' : 'warn',
+        near ? `${lifetime} s: the contract's 15 minutes.` : `${lifetime} s, not the contract's 15 minutes: the package times the token from its own lifetime, so it works, but the contract says 15 minutes.`);
+      const skew = Math.round(received / 1000 - iat);
+      check('clock', "Server clock against this one", Math.abs(skew) <= 30 ? 'ok' : 'warn',
+        Math.abs(skew) <= 30 ? `iat is ${skew} s from the local clock.` : `iat is ${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} the local clock: the package times tokens from their own lifetime, so this does not matter to it; other clients may refresh at the wrong time.`);
+    } else check('lifetime', 'Access token lifetime', 'not checked', 'The token lacks a numeric iat or exp in seconds.');
+    const role = claims['role'];
+    const roleLike = Object.keys(claims).find((key) => /role/i.test(key) && key !== 'role');
+    check('role', 'Role claim', typeof role === 'string' ? 'ok' : 'warn',
+      typeof role === 'string' ? `role is "${role}".` : roleLike ? `No role claim, but ${roleLike}: set \`roleClaim: '${roleLike}'\`.` : 'No role claim: useAuth().user.role will be undefined; set `roleClaim` to the claim that holds it.');
+    if (typeof role !== 'string' && roleLike) advice.push(`Set \`roleClaim: '${roleLike}'\`: the role is in that claim.`);
+  }
+
+  // 3. The token works, and garbage does not.
+  const mine = await me(first.accessToken);
+  check('me', 'me with the access token', mine.data?.['me'] ? 'ok' : 'fail',
+    mine.data?.['me'] ? 'It answers the signed-in user.' : `It answered ${describeErrors(mine)}.`);
+  const garbage = await me('eyJhbGciOiJIUzI1NiJ9.e30.garbage-signature');
+  check('garbage', 'me with a garbage token', garbage.data?.['me'] ? 'fail' : 'ok',
+    garbage.data?.['me'] ? 'The server accepted a token with a forged signature.' : `Refused: ${describeErrors(garbage)}.`);
+
+  // 4. Refresh, then the spent refresh token once more.
+  const renewed = await refresh(first);
+  const second = pairOf(renewed, 'refreshToken');
+  if (!second) check('refresh', 'refreshToken answers a new pair', 'fail', `It answered ${describeErrors(renewed)}.`);
+  else {
+    open.delete(first);
+    open.add(second);
+    check('refresh', 'refreshToken answers a new pair', second.refreshToken !== first.refreshToken ? 'ok' : 'warn',
+      second.refreshToken !== first.refreshToken ? `A new pair: ${maskToken(second.refreshToken)}.` : 'It answered the same refresh token: rotation is what makes a refresh token single use.');
+    const reused = await refresh(first);
+    const again = pairOf(reused, 'refreshToken');
+    if (again) {
+      open.add(again);
+      check('single-use', 'The spent refresh token is refused', 'fail', 'The server renewed a refresh token it had already renewed: refresh tokens are not single use.');
+      advice.push('Refresh tokens are not single use: the package stays safe (it never sends one twice), but your server does not follow the contract, and a stolen refresh token stays usable.');
+    } else if (!refusedBy(reused)) {
+      check('single-use', 'The spent refresh token is refused', 'warn', `No verdict: ${describeErrors(reused)}.`);
+    } else {
+      const rejection = new AuthRejectedError(reused.errors[0]?.message ?? '', 'refreshToken', reused.errors);
+      const verdict = isRefusal(rejection, 'refresh');
+      check('single-use', 'The spent refresh token is refused', 'ok', `Refused: ${describeErrors(reused)}.`);
+      advice.push(
+        verdict === 'maybe'
+          ? `Your server answers a spent refresh token with ${rejection.code} ("${rejection.message}"): the package cannot tell that from a crash, so a session it refuses ends after 3 refreshes answered so (about 10 s with the default 5 s refreshFloor). To end it at once, give refusals a code of their own (UNAUTHENTICATED, say) or set \`isRefusal\`.`
+          : verdict
+            ? `Your server refuses a spent refresh token with ${rejection.code ? `the code ${rejection.code}` : 'no code'} ("${rejection.message}"): the package ends such a session at once, with those words in \`ended.message\`.`
+            : `Your server answers a spent refresh token with ${rejection.code}, a code the package takes as an outage: such a session is never ended. Set \`isRefusal\`.`,
+      );
+      // Reuse detection: does presenting the spent token end the session it belonged to?
+      const after = await refresh(second);
+      const third = pairOf(after, 'refreshToken');
+      if (third) {
+        open.delete(second);
+        open.add(third);
+        check('reuse-detection', 'Reuse of a spent refresh token ends the session', 'warn', 'No: the session went on after its spent refresh token was presented. The contract does not ask for it; OAuth advises it for refresh token rotation (RFC 9700, section 4.14).');
+      } else {
+        if (refusedBy(after)) open.delete(second);
+        check('reuse-detection', 'Reuse of a spent refresh token ends the session', refusedBy(after) ? 'ok' : 'warn',
+          refusedBy(after) ? `Yes: the newest refresh token was refused next (${describeErrors(after)}).` : `Not known: ${describeErrors(after)}.`);
+      }
+    }
+  }
+
+  // 5. Logout kills both tokens: on a session of its own when reuse detection ended the first.
+  if (!open.size) {
+    const again = pairOf(await login(options.password), 'loginWithEmailPassword');
+    if (again) open.add(again);
+  }
+  const latest = [...open].at(-1);
+  if (!latest) check('logout', 'logout kills both tokens', 'not checked', 'No session could be had to log out.');
+  else {
+    const out = await post(documents.logout, { refreshToken: latest.refreshToken }, latest.accessToken);
+    if (out.failure || !out.data?.['logout']) check('logout', 'logout kills both tokens', 'fail', `logout answered ${describeErrors(out)}.`);
+    else {
+      open.delete(latest);
+      const access = await me(latest.accessToken);
+      const refreshed = await refresh(latest);
+      const renewedAfter = pairOf(refreshed, 'refreshToken');
+      if (renewedAfter) open.add(renewedAfter);
+      const accessAlive = !!access.data?.['me'];
+      check('logout', 'logout kills both tokens', accessAlive || renewedAfter ? 'fail' : 'ok',
+        accessAlive ? 'The access token still worked after logout: the contract says both tokens die at once.'
+        : renewedAfter ? 'The refresh token still worked after logout.'
+        : `Both refused after logout: ${describeErrors(access)}; ${describeErrors(refreshed)}.`);
+      if (accessAlive) advice.push('logout leaves the access token alive: the package forgets it at once, but anyone who copied it can use it until it expires.');
+    }
+  }
+
+  // 6. A wrong password.
+  const wrong = await login(`${options.password}\u0000wrong`);
+  const wrongPair = pairOf(wrong, 'loginWithEmailPassword');
+  if (wrongPair) open.add(wrongPair);
+  check('wrong-password', 'A wrong password is refused', wrongPair ? 'fail' : wrong.failure ? 'warn' : 'ok',
+    wrongPair ? 'The server signed in with a wrong password.' : `Refused: ${describeErrors(wrong)}.`);
+  if (!wrongPair && !wrong.failure && wrong.errors[0]?.message) {
+    advice.push(`A wrong password shows as the server's words ("${wrong.errors[0].message}"): login() rejects with an AuthRejectedError that carries them.`);
+  }
+
+  // 7. TOKEN_EXPIRED, where tokens are short-lived enough to wait one out.
+  if (lifetime !== undefined && lifetime <= SHORT_LIFE && lifetime > 0) {
+    const fresh = pairOf(await login(options.password), 'loginWithEmailPassword');
+    if (fresh) {
+      open.add(fresh);
+      await new Promise((resolve) => setTimeout(resolve, (lifetime! + 1.5) * 1000));
+      const expired = await me(fresh.accessToken);
+      const code = expired.errors.find((error) => error.extensions?.['code'] === 'TOKEN_EXPIRED');
+      check('token-expired', 'An expired access token gets TOKEN_EXPIRED', code ? 'ok' : 'fail',
+        code ? `After ${lifetime} s: ${describeErrors(expired)}.` : `After ${lifetime} s it answered ${describeErrors(expired)}: the package refreshes and replays only on TOKEN_EXPIRED (or isTokenExpiredError).`);
+    }
+  } else {
+    check('token-expired', 'An expired access token gets TOKEN_EXPIRED', 'not checked',
+      `The access token lives ${lifetime ?? 'an unknown number of'} s. By hand: sign in, wait past exp, send { me { id } } with that token, and look for extensions.code "TOKEN_EXPIRED".`);
+  }
+  return finish();
+
+  async function finish(): Promise<DoctorReport> {
+    for (const pair of [...open]) {
+      const out = await post(documents.logout, { refreshToken: pair.refreshToken }, pair.accessToken);
+      // Refused: the pair was dead already (its session ended with another of its pairs).
+      if (out.data?.['logout'] || (!out.failure && out.errors.length)) open.delete(pair);
+    }
+    if (open.size) advice.push(`${open.size} session(s) the doctor opened could not be logged out: they end when their refresh tokens expire.`);
+    return { uri, checks, advice, requests: Math.min(requests, MAX_REQUESTS), loggedOut: open.size === 0, ok: !checks.some((each) => each.status === 'fail') };
+  }
+}

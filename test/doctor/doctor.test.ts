@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport, main, MAX_REQUESTS, runDoctor, type DoctorReport } from '../../src/doctor';
+import { createTestAuthServer, TEST_USERS } from '../../src/testing';
+import { useCleanups } from '../helpers/overHttp';
+import { SPEC_USERS, startApolloServerSpec, startYogaSpec, type SpecServer } from '../interop/servers';
+import type { SpecAuthServiceOptions } from '../interop/servers/specAuthService';
+
+const cleanups = useCleanups();
+const [ADMIN] = SPEC_USERS;
+const JWT = /eyJ[\w-]{6,}\.[\w-]{6,}\.[\w-]{6,}/;
+
+const status = (report: DoctorReport, id: string) => report.checks.find((check) => check.id === id)?.status;
+const detail = (report: DoctorReport, id: string) => report.checks.find((check) => check.id === id)?.detail ?? '';
+
+async function testServer(options: Parameters<typeof createTestAuthServer>[0] = {}) {
+  const server = createTestAuthServer(options);
+  const url = await server.listen(0, '127.0.0.1');
+  cleanups.push(() => server.close());
+  const owner = TEST_USERS[0]!;
+  return { server, url, email: owner.email, password: owner.password };
+}
+
+async function spec(start: (options: SpecAuthServiceOptions) => Promise<SpecServer>, options: SpecAuthServiceOptions = {}) {
+  const server = await start(options);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function expectNoToken(report: DoctorReport) {
+  const text = `${formatReport(report)}\n${JSON.stringify(report)}`;
+  expect(text).not.toMatch(JWT);
+  expect(report.requests).toBeLessThanOrEqual(MAX_REQUESTS);
+}
+
+describe('doctor against the package\'s own test server', () => {
+  it('passes every check, leaves no session open, and prints no token', async () => {
+    const { server, url, email, password } = await testServer();
+    const report = await runDoctor({ uri: url, email, password });
+    expect(report.checks.filter((check) => check.status !== 'ok').map((check) => check.id)).toEqual(['token-expired']);
+    expect(status(report, 'token-expired')).toBe('not checked');
+    expect(detail(report, 'token-expired')).toContain('By hand');
+    expect(report).toMatchObject({ ok: true, loggedOut: true });
+    expectNoToken(report);
+    // Every refresh token it was issued is dead now.
+    for (const token of server.stats.refreshTokensIssued) {
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation($t:String!){refreshToken(token:$t){accessToken}}', variables: { t: token } }),
+      }).then((response) => response.json());
+      expect(answer.data?.refreshToken ?? null).toBeNull();
+    }
+  });
+
+  it('checks TOKEN_EXPIRED when the server issues tokens short-lived enough to wait one out', { timeout: 20_000 }, async () => {
+    const { url, email, password } = await testServer({ accessTokenTtl: 2 });
+    const report = await runDoctor({ uri: url, email, password });
+    expect(status(report, 'token-expired')).toBe('ok');
+    expect(detail(report, 'token-expired')).toContain('TOKEN_EXPIRED');
+    expect(status(report, 'lifetime')).toBe('warn');
+    expect(report.loggedOut).toBe(true);
+  });
+
+  it('a server that hangs on refresh: the refresh check fails after the timeout, and the doctor does not hang', async () => {
+    const { server, url, email, password } = await testServer();
+    server.faults.hangRefresh = true;
+    const report = await runDoctor({ uri: url, email, password, timeout: 300 });
+    expect(status(report, 'refresh')).toBe('fail');
+    expect(detail(report, 'refresh')).toContain('did not answer within 300 ms');
+    expect(report.ok).toBe(false);
+    expectNoToken(report);
+  });
+});
+
+describe('doctor against spec servers on other frameworks', () => {
+  it("Apollo Server 5: reports its INTERNAL_SERVER_ERROR refusals and what the package does with them", async () => {
+    const server = await spec(startApolloServerSpec);
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
+    expect(report.ok).toBe(true);
+    expect(detail(report, 'single-use')).toBe('Refused: "Invalid refresh token" with code INTERNAL_SERVER_ERROR (HTTP 200).');
+    expect(report.advice.join('\n')).toMatch(/after 3 refreshes answered so \(about 10 s.*set `isRefusal`/);
+    expect(detail(report, 'wrong-password')).toContain('"Invalid email or password" with code INTERNAL_SERVER_ERROR');
+    expect(report.loggedOut).toBe(true);
+    expectNoToken(report);
+  });
+
+  it('GraphQL Yoga 5: an uncoded refusal, which the package takes as a verdict at once', async () => {
+    const server = await spec(startYogaSpec);
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
+    expect(report.ok).toBe(true);
+    expect(detail(report, 'single-use')).toBe('Refused: "Invalid refresh token" with no code (HTTP 200).');
+    expect(report.advice.join('\n')).toContain('no code ("Invalid refresh token"): the package ends such a session at once');
+    expect(report.loggedOut).toBe(true);
+  });
+});
+
+describe('doctor catches each broken server with its check', () => {
+  it('refresh tokens that are not single use', async () => {
+    const server = await spec(startApolloServerSpec, { faults: { reusableRefreshTokens: true } });
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
+    expect(status(report, 'single-use')).toBe('fail');
+    expect(report.advice.join('\n')).toContain('not single use: the package stays safe');
+    expect(report.loggedOut).toBe(true);
+  });
+
+  it('a logout that leaves the access token alive', async () => {
+    const server = await spec(startApolloServerSpec, { faults: { logoutKeepsAccess: true } });
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
+    expect(status(report, 'logout')).toBe('fail');
+    expect(detail(report, 'logout')).toContain('access token still worked after logout');
+  });
+
+  it('exp in milliseconds', async () => {
+    const server = await spec(startApolloServerSpec, { faults: { expInMilliseconds: true } });
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
+    expect(status(report, 'exp')).toBe('fail');
+    expect(detail(report, 'exp')).toContain('milliseconds');
+  });
+
+  it('a server clock 10 minutes off', async () => {
+    const server = await spec(startApolloServerSpec, { now: () => Date.now() - 10 * 60_000 });
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
+    expect(status(report, 'clock')).toBe('warn');
+    expect(detail(report, 'clock')).toMatch(/^iat is 6\d\d s behind the local clock/);
+    expect(report.ok).toBe(true);
+  });
+
+  it('a server that hangs on refresh', async () => {
+    const server = await spec(startYogaSpec, { faults: { hangRefresh: true } });
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password, timeout: 300 });
+    expect(status(report, 'refresh')).toBe('fail');
+    expect(report.ok).toBe(false);
+  });
+});
+
+describe('the command line', () => {
+  it('--json prints the report, the exit code says whether a check failed, and the password comes from the environment', async () => {
+    const { url, email, password } = await testServer();
+    const out: string[] = [];
+    process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'] = password;
+    try {
+      const code = await main(['doctor', '--uri', url, '--email', email, '--json'], { out: (text) => out.push(text), err: (text) => out.push(text) });
+      expect(code).toBe(0);
+    } finally {
+      delete process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'];
+    }
+    const report = JSON.parse(out.join('\n')) as DoctorReport;
+    expect(report.ok).toBe(true);
+    expect(out.join('\n')).not.toMatch(JWT);
+  });
+
+  it('exits 1 when a check fails, and 2 with usage for missing flags', async () => {
+    const { server, url, email, password } = await testServer();
+    server.faults.hangRefresh = true;
+    const out: string[] = [];
+    const io = { out: (text: string) => out.push(text), err: (text: string) => out.push(text) };
+    expect(await main(['doctor', '--uri', url, '--email', email, '--password', password, '--timeout', '300'], io)).toBe(1);
+    expect(out.join('\n')).toContain('FAIL  refreshToken answers a new pair');
+    expect(await main(['doctor', '--uri', url], io)).toBe(2);
+    expect(out.at(-1)).toContain('--uri and --email are required');
+  });
+});
