@@ -52,6 +52,21 @@ describe('doctor against the package\'s own test server', () => {
     }
   });
 
+  it('takes documents for servers whose operations have other names, aliased to the contract\'s', async () => {
+    const { url, email, password } = await testServer();
+    const documents = {
+      login: 'mutation Login($email:String!,$password:String!){loginWithEmailPassword:loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}',
+      refresh: 'mutation Renew($token:String!){refreshToken:refreshToken(token:$token){accessToken refreshToken}}',
+      logout: 'mutation Out($refreshToken:String!){logout:logout(refreshToken:$refreshToken){success}}',
+      me: 'query Who{me:me{id email}}',
+    };
+    const seen: string[] = [];
+    const tracking = ((input: string | URL | Request, init?: RequestInit) => (seen.push(JSON.parse(String(init?.body)).query), fetch(input, init))) as typeof fetch;
+    const report = await runDoctor({ uri: url, email, password, documents, fetch: tracking });
+    expect(report.ok).toBe(true);
+    expect(new Set(seen)).toEqual(new Set(Object.values(documents)));
+  });
+
   it('checks TOKEN_EXPIRED when the server issues tokens short-lived enough to wait one out', { timeout: 20_000 }, async () => {
     const { url, email, password } = await testServer({ accessTokenTtl: 2 });
     const report = await runDoctor({ uri: url, email, password });
