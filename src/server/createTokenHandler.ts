@@ -2,17 +2,22 @@ import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, createGraphQLTransport, type GraphQLTransportOptions } from '../index';
 import { getOwnOrigins } from './getOwnOrigins';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
-import { createCookieSealer } from './sealCookie';
+import { createCookieSealer, type Secrets } from './sealCookie';
 
 /** Options of {@link createTokenHandler}. */
 export interface TokenHandlerOptions {
   /** The upstream GraphQL service that serves `loginWithEmailPassword`, `refreshToken` and `logout`. */
   uri: string;
   /**
-   * The secret the cookie is encrypted with: at least 32 bytes, the same on every instance. Changing it signs
-   * everybody out.
+   * The secret the cookie is encrypted with: at least 32 bytes, the same on every instance. To rotate it, pass a
+   * list, the newest first: the first seals, every one opens, and a cookie sealed with an older one is sealed
+   * again with the first on its next answer. A secret taken off the list signs out the cookies only it sealed.
+   * @example
+   * ```ts
+   * createTokenHandler({ uri, secret: [process.env.TOKEN_HANDLER_SECRET!, process.env.TOKEN_HANDLER_SECRET_OLD!] });
+   * ```
    */
-  secret: string | Uint8Array;
+  secret: Secrets;
   /** Where the routes live: `{basePath}/login`, `/refresh` and `/logout`. @defaultValue `'/auth'` */
   basePath?: string;
   /**
@@ -200,6 +205,8 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const outcomes = createCookieSealer(options.secret, 'rotation');
   const upstream = createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers: options.headers, documents: options.documents });
   const allowed = new Set(options.allowedOrigins);
+  // Sessions read from a cookie that an older secret of the ring sealed.
+  const resealing = new WeakSet<CookieSession>();
   // Refused origins already logged, each once.
   const logged = new Set<string>();
   const attributes = `Path=/; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
@@ -224,9 +231,11 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   async function readSession(headers: Headers): Promise<CookieSession | Outcome | null> {
     const value = readCookie(headers.get('cookie'), name);
     if (value === undefined) return null;
-    const session = await cookies.open<CookieSession>(value);
+    const opened = await cookies.open<CookieSession>(value);
+    const session = opened?.value;
     if (!session || typeof session.r !== 'string') return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
     if (session.e <= now()) return refusal(401, 'SESSION_EXPIRED', 'The session has expired: sign in again.');
+    if (opened.stale) resealing.add(session);
     return session;
   }
 
@@ -319,7 +328,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     let outcome: Outcome | undefined;
     for (let hops = 0; hops < 8; hops++) {
       const sealed = await cache.get(key);
-      const next = sealed ? await outcomes.open<Outcome>(sealed) : undefined;
+      const next = sealed ? (await outcomes.open<Outcome>(sealed))?.value : undefined;
       if (!next) break;
       outcome = next;
       if (!('session' in next)) break;
@@ -354,7 +363,9 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   // or one that clears a session refused for good). `/refresh` and server renders share it.
   async function resolve(found: CookieSession | Outcome, presented?: unknown): Promise<{ outcome: Outcome; cookies: string[] }> {
     const { outcome, renewed } = 'r' in found ? await current(found, presented) : { outcome: found, renewed: false };
-    if ('session' in outcome) return { outcome, cookies: renewed ? [await setCookie(outcome.session)] : [] };
+    // Sealed with an older secret of the ring: sealed again with the newest.
+    const reseal = renewed || ('r' in found && resealing.has(found));
+    if ('session' in outcome) return { outcome, cookies: reseal ? [await setCookie(outcome.session)] : [] };
     return { outcome, cookies: outcome.status === 401 ? [clearCookie] : outcome.keep ? [await setCookie(outcome.keep)] : [] };
   }
 

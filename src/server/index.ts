@@ -18,3 +18,4 @@ export {
 export { createMemoryRotationCache, type RotationCache } from './RotationCache';
 export { createRedisRotationCache, type RedisCommands } from './createRedisRotationCache';
 export { toNodeHandler, type NodeHandlerOptions } from './toNodeHandler';
+export type { Secrets } from './sealCookie';

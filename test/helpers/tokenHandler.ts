@@ -96,7 +96,7 @@ export function parseSetCookie(line: string): { name: string; value: string; att
 /** What a sealed cookie holds: `r` refresh token, `a` access token, `e` end of the session in ms. */
 export async function openCookie(setCookieOrValue: string, secret: string = SECRET): Promise<{ r: string; a: string; e: number } | undefined> {
   const value = setCookieOrValue.includes(';') || setCookieOrValue.startsWith(`${COOKIE}=`) ? parseSetCookie(setCookieOrValue).value : setCookieOrValue;
-  return createCookieSealer(secret, `cookie:${COOKIE}`).open(value);
+  return (await createCookieSealer(secret, `cookie:${COOKIE}`).open<{ r: string; a: string; e: number }>(value))?.value;
 }
 
 /** Serves `handler` with `node:http` on 127.0.0.1, closed by `cleanups`; resolves its origin. */
