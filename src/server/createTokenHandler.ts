@@ -1,6 +1,7 @@
 import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, createGraphQLTransport, type GraphQLTransportOptions } from '../index';
 import { getOwnOrigins } from './getOwnOrigins';
+import { BODY_LIMIT, readBody } from './readBody';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
 import { createCookieSealer, type Secrets } from './sealCookie';
 
@@ -478,9 +479,9 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     const forbidden = refuse(request, url);
     if (forbidden) return json(403, { error: { code: 'FORBIDDEN', message: forbidden } });
     let body: Record<string, unknown> = {};
+    const text = await readBody(request);
+    if (text === undefined) return json(413, { error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` } });
     try {
-      const text = await request.text();
-      if (text.length > 16_384) throw new Error('too large');
       if (text) body = JSON.parse(text);
       if (typeof body !== 'object' || body === null) throw new Error('not an object');
     } catch {

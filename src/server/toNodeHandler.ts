@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BODY_LIMIT } from './readBody';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
@@ -39,10 +40,16 @@ export function toNodeHandler(
       for (const [name, value] of Object.entries(req.headers)) {
         for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
       }
-      const chunks: Buffer[] = [];
-      if (req.method !== 'GET' && req.method !== 'HEAD') for await (const chunk of req) chunks.push(chunk as Buffer);
+      const tooLarge = () => {
+        // Answered before the rest is read; the connection goes, so nothing more of it is taken in.
+        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` } }), () => req.destroy());
+      };
+      if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge();
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readNodeBody(req);
+      if (body === null) return tooLarge();
       const response = await handler(
-        new Request(url, { method: req.method, headers, ...(chunks.length && { body: Buffer.concat(chunks) }) }),
+        new Request(url, { method: req.method, headers, ...(body?.length && { body: new Uint8Array(body) }) }),
       );
       const head: Record<string, string | string[]> = {};
       response.headers.forEach((value, name) => {
@@ -57,4 +64,21 @@ export function toNodeHandler(
       res.end('Internal error');
     }
   };
+}
+
+// The body, or `null` once it passes BODY_LIMIT: reading stops there.
+function readNodeBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      if ((size += chunk.length) <= BODY_LIMIT) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(null);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
 }

@@ -1,0 +1,28 @@
+/** The most a token handler route reads of a body, in bytes: a login is a few hundred. */
+export const BODY_LIMIT = 16_384;
+
+/**
+ * Reads `request`'s body as text, at most `limit` bytes: `undefined` as soon as it is larger (by its
+ * `Content-Length`, or once that many bytes have come), without reading the rest.
+ */
+export async function readBody(request: Request, limit = BODY_LIMIT): Promise<string | undefined> {
+  if (Number(request.headers.get('content-length')) > limit) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) whole.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
+  return new TextDecoder().decode(whole);
+}
