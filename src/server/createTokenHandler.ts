@@ -206,6 +206,8 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const outcomes = createCookieSealer(options.secret, 'rotation');
   const upstream = createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers: options.headers, documents: options.documents });
   const allowed = new Set(options.allowedOrigins);
+  // Cookies whose logout is in flight on this instance.
+  const ending = new Set<string>();
   // Sessions read from a cookie that an older secret of the ring sealed.
   const resealing = new WeakSet<CookieSession>();
   // Refused origins already logged, each once.
@@ -229,9 +231,10 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const unavailable = (error: unknown): Outcome =>
     refusal(UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', `The auth service could not be reached: ${(error as Error)?.message ?? error}`);
 
-  async function readSession(headers: Headers): Promise<CookieSession | Outcome | null> {
+  async function readSession(headers: Headers, leaving = false): Promise<CookieSession | Outcome | null> {
     const value = readCookie(headers.get('cookie'), name);
     if (value === undefined) return null;
+    if (!leaving && ending.has(value)) return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
     const opened = await cookies.open<CookieSession>(value);
     const session = opened?.value;
     if (!session || typeof session.r !== 'string') return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
@@ -426,8 +429,14 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   }
 
   async function logout(request: Request): Promise<Response> {
-    const found = await readSession(request.headers);
-    const revoked = found && 'r' in found ? await revoke(found) : true;
+    // From this moment, before anything is awaited, no request of this cookie gets its session: a server render
+    // racing the logout (a reload right after "sign out") must not be handed the access token being revoked.
+    const value = readCookie(request.headers.get('cookie'), name);
+    if (value !== undefined) ending.add(value);
+    const found = await readSession(request.headers, true);
+    const revoked = await (found && 'r' in found ? revoke(found) : true);
+    // The cache keeps the logout from here on (for every instance that shares it).
+    if (value !== undefined) ending.delete(value);
     if (!revoked) {
       return json(UNAVAILABLE, { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'Signed out here; the auth service could not be told.' } }, [clearCookie]);
     }

@@ -4,6 +4,7 @@ import { createElement, StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ServerSession } from '../../src/server/createTokenHandler';
+import { createMemoryRotationCache } from '../../src/server/RotationCache';
 import { useCleanups } from '../helpers/overHttp';
 import { COOKIE, openCookie, parseSetCookie, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
 
@@ -53,6 +54,28 @@ async function render(rig: TokenHandlerRig, cookie: string | undefined): Promise
 }
 
 describe('getServerSession', () => {
+  it('hands out no access token for a cookie whose logout is in flight, and clears that cookie', async () => {
+    // A rotation cache that is slow to keep (a distant Redis): the logout is in flight while it writes.
+    const memory = createMemoryRotationCache();
+    let writing!: () => void;
+    const keeping = new Promise<void>((resolve) => (writing = resolve));
+    const cache = { ...memory, put: async (...args: Parameters<typeof memory.put>) => (writing(), await new Promise((r) => setTimeout(r, 200)), memory.put(...args)) };
+    const rig = await startTokenHandler(cleanups, { handler: { cache } });
+    const login = await rig.post('login', { email: 'admin@demo.test', password: 'admin-pass' });
+    const cookie = rig.jar.header()!;
+    expect(login.status).toBe(200);
+    const logout = rig.post('logout', {}, { cookie });
+    await keeping;
+    // The reload's server render, while the logout is still under way.
+    const racing = await rig.handler.getServerSession({ headers: new Headers({ cookie }) });
+    expect(racing.accessToken).toBeNull();
+    expect(racing.setCookie.some((line) => line.startsWith(`${COOKIE}=;`) && line.includes('Max-Age=0'))).toBe(true);
+    expect((await logout).status).toBe(200);
+    // Once the logout is over, the rotation cache says so, for any instance sharing it.
+    const after = await rig.handler.getServerSession({ headers: new Headers({ cookie }) });
+    expect(after.accessToken).toBeNull();
+  });
+
   it('renews an expired token once for ten concurrent renders of one browser, and every page shows the user', async () => {
     const { rig, clock, cookie, accessToken } = await signedIn();
     rig.upstream.expireAllAccessTokens();
