@@ -15,29 +15,33 @@ module.exports = [
     // Issue 19 added 517 B (6,639 → 7,156 B): isRefusal and uncertain refusals, the refresh floor, operations that
     // wait for a retry due soon, pairs timed from when they were seen, the logout sent again without its token.
     // Issue 22 made token-handler mode an import (createTokenHandlerTransport): −211 B (7,156 → 6,945 B), with
-    // the same-user login, dispose() storing a sent refresh's pair and the ./ws key for isTokenExpiredError in.
+    // the same-user login, dispose() storing a sent refresh's pair and the ./ws key for isTokenExpiredError in;
+    // issue 20's handler refusal shown as the state's error added 8 B (6,953 B).
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '6.95 kB',
+    limit: '7 kB',
     gzip: true,
     ignore: peers,
   },
   {
     // Budget 6.5 kB, not met: held at what it measures until the budget is decided (see bench/RESULTS.md);
     // 7.35 kB before token-handler mode; issue 13 added 303 B (7,831 → 8,134 B), as above; issue 19 added 527 B
-    // (8,243 → 8,770 B), as above; issue 22 took 180 B off (8,590 B), as above.
+    // (8,243 → 8,770 B), as above; issue 22 took 180 B off (8,590 B), as above; issue 20 added 8 B (8,598 B).
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '8.6 kB',
+    limit: '8.65 kB',
     gzip: true,
     ignore: peers,
   },
   // Issue 13 added 45 B (998 → 1,043 B): `ended`, `reconnecting`, and the reset of the Apollo store however a session ends.
   { name: './react, without the core', path: 'dist/react.js', limit: '1.15 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   // Issue 19 added 97 B (4,670 → 4,767 B): the uncertain refusals a cookie counts, a refused login's code.
-  { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '4.8 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  // Issues 20 and 21 added 854 B (5,621 B): its own origin from Host or a trusted proxy, with a refusal that names
+  // the options and is logged once; the secret ring; a body bounded while it is read; a logout in flight. Server
+  // code, in no browser bundle.
+  { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '5.65 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   // Issue 22 added 200 B (1,367 → 1,567 B): TokenRefusedError for a fresh token refused, the app's isTokenExpiredError.
   { name: './ws, without the core', path: 'dist/ws.js', limit: '1.6 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
