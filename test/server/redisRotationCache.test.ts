@@ -155,4 +155,36 @@ describe('token handlers sharing Redis', () => {
     expect(pageLoad.status).toBe(200);
     expect(pageLoad.body.accessToken).toBe(login.body.accessToken);
   });
+
+  it('answers 503 within its bound while Redis is paused mid-storm on two instances, spends nothing twice, and recovers unaided', async () => {
+    const upstream = await startDemoServer(cleanups);
+    const origins: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      // A default ioredis client: while Redis is paused it would wait for an answer without end.
+      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client(), 'pause:', 200), onError: () => {} });
+      origins.push(await serveHandler(cleanups, handler));
+    }
+    const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
+    const cookie = login.setCookie[0]!.split(';')[0]!;
+    const { accessToken } = login.body;
+
+    await client().call('CLIENT', 'PAUSE', '1000', 'ALL');
+    const started = Date.now();
+    const paused = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })),
+    );
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(paused.map((answer) => answer.status)).toEqual(Array(10).fill(503));
+    expect(paused.every((answer) => answer.body.error.code === 'UPSTREAM_UNAVAILABLE')).toBe(true);
+    expect(upstream.stats.refreshCalls).toBe(0);
+
+    // Once the pause is over, the same cookie renews once across both instances, with no restart.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() - started) + 100));
+    const after = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })),
+    );
+    expect(after.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(upstream.stats.refreshCalls).toBe(1);
+    expect(upstream.stats.reuseDetections).toBe(0);
+  });
 });
