@@ -24,6 +24,7 @@ async function freePort(): Promise<number> {
 /** A client of the test's Redis, disconnected after the test. */
 function client(options: RedisOptions = {}): Redis {
   const redis = new Redis({ host: '127.0.0.1', port, ...options });
+  redis.on('error', () => {});
   cleanups.push(() => redis.disconnect());
   return redis;
 }
@@ -186,5 +187,42 @@ describe('token handlers sharing Redis', () => {
     expect(after.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(upstream.stats.refreshCalls).toBe(1);
     expect(upstream.stats.reuseDetections).toBe(0);
+  });
+
+  it('answers 503 within its bound while Redis is killed mid-storm, spends nothing twice, and recovers when it restarts', async () => {
+    const own = await freePort();
+    const start = () => spawn(REDIS_SERVER, ['--port', String(own), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
+    let redis = start();
+    cleanups.push(() => redis.kill('SIGKILL'));
+    const upstream = await startDemoServer(cleanups);
+    upstream.faults.delayMs.refresh = 150;
+    const origins: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client({ port: own }), 'kill:', 200), onError: () => {} });
+      origins.push(await serveHandler(cleanups, handler));
+    }
+    const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
+    const cookie = login.setCookie[0]!.split(';')[0]!;
+    const { accessToken } = login.body;
+    const storm = () => Promise.all(Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })));
+
+    // Killed while the first rotation is upstream: its outcome cannot be kept, and nothing is spent again.
+    const during = storm();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    redis.kill('SIGKILL');
+    const killedAt = Date.now();
+    const answers = await during;
+    expect(Date.now() - killedAt).toBeLessThan(1000);
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
+    const down = await storm();
+    expect(down.map((answer) => answer.status)).toEqual(Array(10).fill(503));
+
+    redis = start();
+    const restarted = Date.now();
+    let after = await storm();
+    while (after.some((answer) => answer.status !== 200) && Date.now() - restarted < 5000) after = await storm();
+    expect(upstream.stats.reuseDetections).toBe(0);
+    expect(after.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(upstream.stats.refreshCalls).toBe(answers.some((answer) => answer.status === 200) ? 2 : 1);
   });
 });
