@@ -24,6 +24,7 @@ async function freePort(): Promise<number> {
 /** A client of the test's Redis, disconnected after the test. */
 function client(options: RedisOptions = {}): Redis {
   const redis = new Redis({ host: '127.0.0.1', port, ...options });
+  redis.on('error', () => {});
   cleanups.push(() => redis.disconnect());
   return redis;
 }
@@ -154,5 +155,73 @@ describe('token handlers sharing Redis', () => {
     const pageLoad = await rig.post('refresh', {});
     expect(pageLoad.status).toBe(200);
     expect(pageLoad.body.accessToken).toBe(login.body.accessToken);
+  });
+
+  it('answers 503 within its bound while Redis is paused mid-storm on two instances, spends nothing twice, and recovers unaided', async () => {
+    const upstream = await startDemoServer(cleanups);
+    const origins: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      // A default ioredis client: while Redis is paused it would wait for an answer without end.
+      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client(), 'pause:', 200), onError: () => {} });
+      origins.push(await serveHandler(cleanups, handler));
+    }
+    const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
+    const cookie = login.setCookie[0]!.split(';')[0]!;
+    const { accessToken } = login.body;
+
+    await client().call('CLIENT', 'PAUSE', '1000', 'ALL');
+    const started = Date.now();
+    const paused = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })),
+    );
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(paused.map((answer) => answer.status)).toEqual(Array(10).fill(503));
+    expect(paused.every((answer) => answer.body.error.code === 'UPSTREAM_UNAVAILABLE')).toBe(true);
+    expect(upstream.stats.refreshCalls).toBe(0);
+
+    // Once the pause is over, the same cookie renews once across both instances, with no restart.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() - started) + 100));
+    const after = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })),
+    );
+    expect(after.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(upstream.stats.refreshCalls).toBe(1);
+    expect(upstream.stats.reuseDetections).toBe(0);
+  });
+
+  it('answers 503 within its bound while Redis is killed under two instances, spends nothing twice, and recovers when it restarts', async () => {
+    const own = await freePort();
+    const start = () => spawn(REDIS_SERVER, ['--port', String(own), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
+    let redis = start();
+    cleanups.push(() => redis.kill('SIGKILL'));
+    const upstream = await startDemoServer(cleanups);
+    upstream.faults.delayMs.refresh = 150;
+    const origins: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client({ port: own }), 'kill:', 200), onError: () => {} });
+      origins.push(await serveHandler(cleanups, handler));
+    }
+    const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
+    const cookie = login.setCookie[0]!.split(';')[0]!;
+    const { accessToken } = login.body;
+    const storm = () => Promise.all(Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })));
+
+    // Killed (no persistence) with the storm about to start. A kill while a rotation is upstream loses its claim
+    // and outcome with Redis, so a request still holding the old cookie after the restart may spend it again: the
+    // known limit of a Redis without persistence (see the commit log of issue 21).
+    redis.kill('SIGKILL');
+    const killedAt = Date.now();
+    const down = await storm();
+    expect(Date.now() - killedAt).toBeLessThan(1000);
+    expect(down.map((answer) => answer.status)).toEqual(Array(10).fill(503));
+    expect(upstream.stats.refreshCalls).toBe(0);
+
+    redis = start();
+    const restarted = Date.now();
+    let after = await storm();
+    while (after.some((answer) => answer.status !== 200) && Date.now() - restarted < 5000) after = await storm();
+    expect(upstream.stats.reuseDetections).toBe(0);
+    expect(after.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(upstream.stats.refreshCalls).toBe(1);
   });
 });
