@@ -522,11 +522,13 @@ async function keyOf(refreshToken: string): Promise<string> {
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+// The cookie's value; '' (which opens as nothing: a clean 401) when it is sent twice or is larger than a browser
+// would keep, so neither is decrypted nor chosen between.
 function readCookie(header: string | null, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
+  const values = (header?.split(';') ?? []).map((part) => part.trim().split('=')).filter(([key]) => key === name);
+  if (!values.length) return undefined;
+  const value = values[0]!.slice(1).join('=');
+  return values.length > 1 || value.length > 4096 ? '' : value;
 }
 
 function json(status: number, body: unknown, cookies: readonly string[] = [], extra: Record<string, string> = {}): Response {

@@ -1,10 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTokenHandler } from '../../src/server/createTokenHandler';
 import { toNodeHandler } from '../../src/server/toNodeHandler';
 import { startDemoServer, useCleanups } from '../helpers/overHttp';
 import { SECRET } from '../helpers/tokenHandler';
+
+const COOKIE_NAME = 'token-pair';
 
 const cleanups = useCleanups();
 const EIGHT_MB = 8 * 1024 * 1024;
@@ -73,5 +76,82 @@ describe('hostile input at the token handler', () => {
     expect(answer.status).toBe(status);
     expect(upstream.stats.loginCalls).toBe(0);
     expect(({} as Record<string, unknown>)['email']).toBeUndefined();
+  });
+});
+
+describe('hostile cookies and arbitrary requests at the token handler', () => {
+  const origin = 'http://127.0.0.1:3000';
+  const headers = (cookie: string) => ({ 'content-type': 'application/json', 'x-token-handler': '1', origin, cookie });
+
+  it.each([
+    ['oversize', (valid: string) => `${COOKIE_NAME}=${valid}${'A'.repeat(5000)}`],
+    ['duplicated (a valid one first)', (valid: string) => `${COOKIE_NAME}=${valid}; ${COOKIE_NAME}=garbage`],
+    ['duplicated (a valid one last)', (valid: string) => `${COOKIE_NAME}=garbage; ${COOKIE_NAME}=${valid}`],
+    ['malformed', () => `${COOKIE_NAME}=v1.%%%.@@@`],
+    ['truncated', (valid: string) => `${COOKIE_NAME}=${valid.slice(0, -10)}`],
+  ])('a cookie %s gets a clean 401 and spends nothing upstream', async (_name, make) => {
+    const { upstream, handler: route } = await handler();
+    const login = await route(
+      new Request(`${origin}/auth/login`, { method: 'POST', headers: headers(''), body: JSON.stringify({ email: 'admin@demo.test', password: 'admin-pass' }) }),
+    );
+    const valid = login.headers.getSetCookie()[0]!.split(';')[0]!.split('=').slice(1).join('=');
+    upstream.faults.delayMs = {};
+    const before = { ...upstream.stats };
+    for (const route_ of ['refresh', 'logout']) {
+      const answer = await route(new Request(`${origin}/auth/${route_}`, { method: 'POST', headers: headers(make(valid)), body: '{}' }));
+      expect(answer.status, route_).toBe(route_ === 'refresh' ? 401 : 200);
+      if (route_ === 'refresh') expect((await answer.json()).error.code).toBe('SESSION_INVALID');
+    }
+    expect(upstream.stats.refreshCalls).toBe(before.refreshCalls);
+    expect(upstream.stats.logoutCalls).toBe(before.logoutCalls);
+  });
+
+  it('arbitrary requests: no 5xx, no token in any answer, and nothing upstream for a request the guard refuses', async () => {
+    const { upstream, handler: route } = await handler();
+    const request = fc.record({
+      method: fc.constantFrom('POST', 'GET', 'PUT', 'OPTIONS', 'DELETE'),
+      path: fc.oneof(fc.constantFrom('/auth/login', '/auth/refresh', '/auth/logout', '/auth/', '/auth/login/x', '/elsewhere'), fc.string().map((s) => `/auth/${encodeURIComponent(s)}`)),
+      origin: fc.option(fc.constantFrom(origin, 'https://evil.example', 'null', ''), { nil: undefined }),
+      marker: fc.boolean(),
+      contentType: fc.constantFrom('application/json', 'text/plain', 'multipart/form-data', ''),
+      cookie: fc.option(fc.oneof(fc.string(), fc.string().map((s) => `${COOKIE_NAME}=${s}`), fc.constant(`${COOKIE_NAME}=v1.AAAA.BBBB`)), { nil: undefined }),
+      body: fc.oneof(
+        fc.string(),
+        fc.json(),
+        fc.record({ email: fc.anything(), password: fc.anything(), accessToken: fc.anything(), __proto__: fc.anything() }).map((value) => JSON.stringify(value) ?? ''),
+      ),
+    });
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        runs += 1;
+        const before = upstream.stats.loginCalls + upstream.stats.refreshCalls + upstream.stats.logoutCalls;
+        const init: RequestInit = {
+          method: r.method,
+          headers: {
+            ...(r.origin !== undefined && { origin: r.origin }),
+            ...(r.marker && { 'x-token-handler': '1' }),
+            ...(r.contentType && { 'content-type': r.contentType }),
+            ...(r.cookie !== undefined && { cookie: r.cookie }),
+          },
+          ...(r.method !== 'GET' && { body: r.body }),
+        };
+        let answer: Response;
+        try {
+          answer = await route(new Request(`${origin}${r.path}`, init));
+        } catch (error) {
+          throw new Error(`the handler threw: ${String(error)}`);
+        }
+        const text = await answer.text();
+        expect(answer.status).toBeLessThan(500);
+        expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+        for (const line of answer.headers.getSetCookie()) expect(line).toMatch(new RegExp(`^${COOKIE_NAME}=;`));
+        const after = upstream.stats.loginCalls + upstream.stats.refreshCalls + upstream.stats.logoutCalls;
+        // Only a well-formed login reaches the upstream (and is refused there, 401): nothing else does.
+        if (answer.status !== 401 || !r.path.endsWith('/login')) expect(after).toBe(before);
+      }),
+      { numRuns: 300, seed: 20_261_124 },
+    );
+    console.info(`hostile requests: ${runs} run, ${upstream.stats.loginCalls} well-formed logins reached the upstream (refused), no 5xx, no token`);
   });
 });
