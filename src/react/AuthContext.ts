@@ -50,6 +50,8 @@ export interface AuthContextValue {
 /** What the provider shares: the session and its actions, stable for the provider's life. */
 export interface AuthBinding {
   readonly auth: TokenAuth;
+  /** The snapshot on the server and while hydrating: the provider's `serverState`, else the session's first. */
+  initial(): TokenAuthState;
   readonly login: TokenAuth['login'];
   readonly logout: () => Promise<void>;
   /** Settles once the last reset of the Apollo store that a session end started is over. */

@@ -11,6 +11,14 @@ const ME_QUERY = gql`query TokenPairMe{me{id email}}`;
 export interface TokenAuthProviderProps {
   /** The session from `createTokenAuth`; create it once, outside render. */
   auth: TokenAuth;
+  /**
+   * The state a server rendered with: its session's `getState()` once an awaited restore is over, handed to the
+   * page (it is plain JSON). It is the snapshot on the server and while the browser hydrates, so the server
+   * shows the signed-in user rather than the restore, and the browser's first render matches that markup; the
+   * browser's own session takes over right after.
+   * @defaultValue `auth.getInitialState()`
+   */
+  serverState?: TokenAuthState;
   children?: ReactNode;
 }
 
@@ -36,10 +44,11 @@ export interface TokenAuthProviderProps {
  * </ApolloProvider>
  * ```
  */
-export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
+export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProviderProps) {
   const client = useApolloClient();
   const userOf = (state: TokenAuthState) => (state.status === 'authenticated' && state.user?.id) || null;
-  const user = useSyncExternalStore(auth.subscribe, () => userOf(auth.getState()), () => userOf(auth.getInitialState()));
+  const initial = () => serverState ?? auth.getInitialState();
+  const user = useSyncExternalStore(auth.subscribe, () => userOf(auth.getState()), () => userOf(initial()));
   const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
   // `me` belongs to the signed-in user only: for another user (a login here or in another tab) it is fetched
   // again by the reset below.
@@ -55,6 +64,7 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
     const binding: AuthBinding = {
       cleared: Promise.resolve(),
       auth,
+      initial,
       login,
       logout,
       view(state, me) {
@@ -80,7 +90,8 @@ export function TokenAuthProvider({ auth, children }: TokenAuthProviderProps) {
       },
     };
     return binding;
-  }, [auth]);
+    // `initial` reads the serverState of the render that made the binding: a new serverState makes a new one.
+  }, [auth, serverState]);
 
   // However the session ends (a logout here or elsewhere, a refusal, a login as someone else), the signed-in
   // user's data goes: the cache is reset, which tells mounted queries their data is gone, and active queries are

@@ -7,7 +7,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryTokenStore, createTokenAuth, type TokenAuth, type TokenStore } from '../../src';
+import { createMemoryTokenStore, createTokenAuth, type TokenAuth, type TokenAuthState, type TokenStore } from '../../src';
 import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
 import { createFetchStub } from '../helpers/fetchStub';
 import { makePair } from '../helpers/jwt';
@@ -20,11 +20,11 @@ const meLink = new ApolloLink(() => new Observable((observer) => {
   observer.complete();
 }));
 
-function tree(auth: TokenAuth, children = <p>secret</p>) {
+function tree(auth: TokenAuth, children = <p>secret</p>, serverState?: TokenAuthState) {
   const client = new ApolloClient({ link: ApolloLink.from([auth.link, meLink]), cache: new InMemoryCache() });
   return (
     <ApolloProvider client={client}>
-      <TokenAuthProvider auth={auth}>
+      <TokenAuthProvider auth={auth} serverState={serverState}>
         <AuthGate loading={<p>restoring</p>} fallback={<p>login</p>}>
           {children}
         </AuthGate>
@@ -62,6 +62,46 @@ describe('hydration of a server-rendered tree', () => {
     expect(recoverable).not.toHaveBeenCalled();
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
+    act(() => root.unmount());
+    client.dispose();
+  });
+
+  it("renders the state after an awaited restore on the server, and the browser hydrates to the same markup from the server's state", async () => {
+    // A request's session on the server: its stored access token is dead, so the restore renews it first.
+    const server = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store: createMemoryTokenStore(makePair('dead', { now: Date.now() - 20 * 60_000 })),
+      fetch: createFetchStub({ auto: true }).fetch,
+      refreshOnResume: false,
+    });
+    await server.getAccessToken();
+    expect(server.getState().status).toBe('authenticated');
+    // Without serverState the server snapshot is the session's first state: the restore, not the data.
+    expect(renderToString(tree(server))).toBe('<p>restoring</p>');
+    // Handed to the page as JSON, as a framework passes props from server to client.
+    const serverState = JSON.parse(JSON.stringify(server.getState())) as TokenAuthState;
+    const html = renderToString(tree(server, undefined, serverState));
+    server.dispose();
+    expect(html).toBe('<p>secret</p>');
+
+    // The browser's own session is still loading its pair when React hydrates.
+    const client = createTokenAuth({ uri: 'http://auth.test/graphql', store: asyncStore(makePair('stored')), fetch: createFetchStub({ auto: true }).fetch });
+    expect(client.getState().status).toBe('loading');
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.appendChild(container);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const recoverable = vi.fn();
+    let root!: ReturnType<typeof hydrateRoot>;
+    await act(async () => {
+      root = hydrateRoot(container, tree(client, undefined, serverState), { onRecoverableError: recoverable });
+    });
+    expect(recoverable).not.toHaveBeenCalled();
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+    await vi.waitFor(() => expect(client.getState().status).toBe('authenticated'));
+    await act(async () => {});
+    expect(container.innerHTML).toBe('<p>secret</p>');
     act(() => root.unmount());
     client.dispose();
   });
