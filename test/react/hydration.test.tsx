@@ -2,7 +2,7 @@
 import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { StrictMode } from 'react';
+import { type ReactElement, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { Observable } from 'rxjs';
@@ -38,6 +38,22 @@ function asyncStore(pair: ReturnType<typeof makePair> | null): TokenStore {
   return { get: () => Promise.resolve(pair), set: () => {}, clear: () => {} };
 }
 
+/** Hydrates `html` with `element` in a container of the page; what React reported meanwhile, and the root. */
+async function hydrate(html: string, element: ReactElement) {
+  const container = document.createElement('div');
+  container.innerHTML = html;
+  document.body.appendChild(container);
+  const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const recoverable = vi.fn();
+  let root!: ReturnType<typeof hydrateRoot>;
+  await act(async () => {
+    root = hydrateRoot(container, element, { onRecoverableError: recoverable });
+  });
+  const reported = [...recoverable.mock.calls, ...errors.mock.calls];
+  errors.mockRestore();
+  return { container, root, reported };
+}
+
 describe('hydration of a server-rendered tree', () => {
   it('shows no mismatch warning when the client session has changed state before hydrating, then shows the new state', async () => {
     const server = createTokenAuth({ uri: 'http://auth.test/graphql', store: asyncStore(null) });
@@ -49,19 +65,9 @@ describe('hydration of a server-rendered tree', () => {
     const store = asyncStore(makePair('stored'));
     const client = createTokenAuth({ uri: 'http://auth.test/graphql', store, fetch: createFetchStub({ auto: true }).fetch });
     await vi.waitFor(() => expect(client.getState().status).toBe('authenticated'));
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.appendChild(container);
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const recoverable = vi.fn();
-    let root!: ReturnType<typeof hydrateRoot>;
-    await act(async () => {
-      root = hydrateRoot(container, tree(client), { onRecoverableError: recoverable });
-    });
+    const { container, root, reported } = await hydrate(html, tree(client));
     expect(container.innerHTML).toBe('<p>secret</p>');
-    expect(recoverable).not.toHaveBeenCalled();
-    expect(errors).not.toHaveBeenCalled();
-    errors.mockRestore();
+    expect(reported).toEqual([]);
     act(() => root.unmount());
     client.dispose();
   });
@@ -87,18 +93,8 @@ describe('hydration of a server-rendered tree', () => {
     // The browser's own session is still loading its pair when React hydrates.
     const client = createTokenAuth({ uri: 'http://auth.test/graphql', store: asyncStore(makePair('stored')), fetch: createFetchStub({ auto: true }).fetch });
     expect(client.getState().status).toBe('loading');
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.appendChild(container);
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const recoverable = vi.fn();
-    let root!: ReturnType<typeof hydrateRoot>;
-    await act(async () => {
-      root = hydrateRoot(container, tree(client, undefined, serverState), { onRecoverableError: recoverable });
-    });
-    expect(recoverable).not.toHaveBeenCalled();
-    expect(errors).not.toHaveBeenCalled();
-    errors.mockRestore();
+    const { container, root, reported } = await hydrate(html, tree(client, undefined, serverState));
+    expect(reported).toEqual([]);
     await vi.waitFor(() => expect(client.getState().status).toBe('authenticated'));
     await act(async () => {});
     expect(container.innerHTML).toBe('<p>secret</p>');
