@@ -39,20 +39,3 @@ declare module 'expo-secure-store' {
   export function setItemAsync(key: string, value: string, options?: SecureStoreOptions): Promise<void>;
   export function deleteItemAsync(key: string, options?: SecureStoreOptions): Promise<void>;
 }
-
-// next 15/16: the request and response of middleware.ts (proxy.ts in 16).
-declare module 'next/server' {
-  export class NextRequest extends Request {
-    readonly nextUrl: URL;
-  }
-  export class NextResponse<Body = unknown> extends Response {
-    static next(init?: { headers?: HeadersInit; request?: { headers?: Headers }; status?: number }): NextResponse;
-    static json<JsonBody>(body: JsonBody, init?: ResponseInit): NextResponse<JsonBody>;
-    static redirect(url: string | URL, init?: number | ResponseInit): NextResponse;
-  }
-}
-
-// next 15/16: headers() in server components (asynchronous since 15).
-declare module 'next/headers' {
-  export function headers(): Promise<Headers>;
-}

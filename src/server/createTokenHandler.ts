@@ -2,6 +2,7 @@ import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, createGraphQLTransport, type GraphQLTransportOptions } from '../index';
 import { getOwnOrigins } from './getOwnOrigins';
 import { BODY_LIMIT, readBody } from './readBody';
+import { processWide } from './processWide';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
 import { createCookieSealer, type Secrets } from './sealCookie';
 
@@ -41,7 +42,11 @@ export interface TokenHandlerOptions {
   trustProxy?: boolean;
   /** The cookie that holds the refresh token. */
   cookie?: TokenHandlerCookieOptions;
-  /** Where concurrent rotations meet. @defaultValue `createMemoryRotationCache()`: one instance */
+  /**
+   * Where concurrent rotations meet.
+   * @defaultValue one memory cache for every handler of this process (`createMemoryRotationCache()`), so that a
+   * Next.js proxy and route handlers, loaded as separate modules, share it
+   */
   cache?: RotationCache;
   /**
    * How long, in ms, requests that present a refresh token already renewed receive the renewal's answer (the
@@ -110,13 +115,15 @@ export interface ServerSession {
 /**
  * The `error.code` of a refusal, with its HTTP status:
  * - 401 `INVALID_CREDENTIALS` (or the code the upstream gave): wrong e-mail or password;
- * - 401 `NO_SESSION`: no cookie: nobody signed in in this browser;
+ * - 200 `NO_SESSION` (from `/refresh`, with `accessToken: null`): no cookie, nobody signed in in this browser; not an
+ *   error, so that a page load signed out logs no failed request in the browser's console;
  * - 401 `SESSION_INVALID`: a cookie that does not open (altered, or sealed with another secret): cleared;
  * - 401 `SESSION_EXPIRED`: the refresh token's life is over: cleared;
  * - 401 `SESSION_REVOKED`: the upstream refused the refresh token (used, revoked, expired): cleared;
  * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared;
  * - 403 `FORBIDDEN`: no `x-token-handler` header, or an origin that is not allowed; nothing was spent;
  * - 400 `BAD_REQUEST`, 404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`;
+ * - 500 `MISCONFIGURED`: `uri` or `secret` was not set (the message names it);
  * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx, or an uncertain refusal such as Apollo Server's
  *   `INTERNAL_SERVER_ERROR` until the upstream has answered a refresh token so three times); the cookie is kept,
  *   try again.
@@ -194,7 +201,8 @@ const UNAVAILABLE = 503;
 export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const {
     basePath = '/auth',
-    cache = createMemoryRotationCache(options.now),
+    // One process's handlers share one memory cache (a handler given its own clock, in tests, keeps its own).
+    cache = options.now ? createMemoryRotationCache(options.now) : processWide('rotation-cache', createMemoryRotationCache),
     graceTime = 30_000,
     minTokenLife = 180_000,
     timeout = 10_000,
@@ -202,12 +210,19 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   } = options;
   const { secure = true, sameSite = 'Strict', maxAge = 2_592_000 } = options.cookie ?? {};
   const name = options.cookie?.name ?? (secure ? '__Host-token-pair' : 'token-pair');
-  const cookies = createCookieSealer(options.secret, `cookie:${name}`);
-  const outcomes = createCookieSealer(options.secret, 'rotation');
+  // An option not set at all (an environment variable that a build does not have: `next build` loads the route
+  // modules) fails each request with a message, not the import; one of the wrong shape throws here.
+  const unset = (['uri', 'secret'] as const).filter((option) => options[option] === undefined);
+  const misconfigured = unset.length
+    ? `The token handler has no \`${unset.join('` and no `')}\`: set ${unset.map((option) => (option === 'uri' ? 'the upstream GraphQL URL' : 'a secret of at least 32 bytes (`openssl rand -base64 32`)')).join(' and ')} in createTokenHandler.`
+    : undefined;
+  const secret = options.secret ?? new Uint8Array(32);
+  const cookies = createCookieSealer(secret, `cookie:${name}`);
+  const outcomes = createCookieSealer(secret, 'rotation');
   const upstream = createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers: options.headers, documents: options.documents });
   const allowed = new Set(options.allowedOrigins);
-  // Cookies whose logout is in flight on this instance.
-  const ending = new Set<string>();
+  // Cookies whose logout is in flight in this process.
+  const ending = processWide('ending', () => new Set<string>());
   // Sessions read from a cookie that an older secret of the ring sealed.
   const resealing = new WeakSet<CookieSession>();
   // Refused origins already logged, each once.
@@ -424,7 +439,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
 
   async function refresh(request: Request, body: Record<string, unknown>): Promise<Response> {
     const found = await readSession(request.headers);
-    if (!found) return json(401, { error: { code: 'NO_SESSION', message: 'Nobody is signed in.' } });
+    if (!found) return json(200, { accessToken: null, user: null, error: { code: 'NO_SESSION', message: 'Nobody is signed in.' } });
     return answer(await resolve(found, body.accessToken));
   }
 
@@ -462,6 +477,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
 
   // An allowed origin other than the handler's own may read every answer, refusals included.
   async function handle(request: Request): Promise<Response> {
+    if (misconfigured) return json(500, { error: { code: 'MISCONFIGURED', message: misconfiguration() } });
     const origin = request.headers.get('origin');
     const response = await dispatch(request);
     if (origin && allowed.has(origin)) {
@@ -499,7 +515,16 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     return name === 'login' ? login(request, body) : name === 'refresh' ? refresh(request, body) : logout(request);
   }
 
+  function misconfiguration(): string {
+    if (!logged.has(misconfigured!)) {
+      logged.add(misconfigured!);
+      report(new Error(misconfigured));
+    }
+    return misconfigured!;
+  }
+
   async function getServerSession(request: { readonly headers: Headers }): Promise<ServerSession> {
+    if (misconfigured) throw new Error(misconfiguration());
     const found = await readSession(request.headers);
     if (!found) return { accessToken: null, user: null, setCookie: [] };
     const { outcome, cookies } = await resolve(found);

@@ -19,3 +19,5 @@ export { createMemoryRotationCache, type RotationCache } from './RotationCache';
 export { createRedisRotationCache, type RedisCommands } from './createRedisRotationCache';
 export { toNodeHandler, type NodeHandlerOptions } from './toNodeHandler';
 export type { Secrets } from './sealCookie';
+export { asSignedOut } from './asSignedOut';
+export { getServerState } from './getServerState';

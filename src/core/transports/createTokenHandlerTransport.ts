@@ -18,9 +18,11 @@ export interface TokenHandlerTransportOptions {
  * follow each other's login and logout.
  *
  * @remarks
- * A 401 is a verdict ({@link AuthRejectedError}), except `NO_SESSION` (no cookie: nobody signed in) and
- * `SESSION_ENDED` (logged out), which are a {@link SessionEndedError} of reason `no-session` and `logout`. Anything else without an access token (the network, 403,
- * 5xx) is an {@link AuthRequestError}: the session, and the cookie, are kept.
+ * `NO_SESSION` (no cookie: nobody signed in, answered 200) and `SESSION_ENDED` (logged out) are a
+ * {@link SessionEndedError} of reason `no-session` and `logout`; any other 401 is a verdict
+ * ({@link AuthRejectedError}). Anything else without an access token (the network, 5xx) is an
+ * {@link AuthRequestError}: the session, and the cookie, are kept; a 403 on a refresh (the handler refuses this
+ * page's origin) ends the restore as `no-session` with that error.
  *
  * @param basePath - The path (or URL) the handler serves, `/auth` by default on its side.
  *
@@ -50,10 +52,11 @@ export function createTokenHandlerTransport(basePath: string, options: TokenHand
     const { status } = response;
     const answer = await response.json().catch(() => null);
     const { code, message } = answer?.error ?? {};
-    if (response.ok) return { ...answer, refreshToken: answer?.accessToken };
-    // No cookie: nobody signed in. A cookie of a session logged out (in a tab whose answer was lost): logged out.
+    // No cookie: nobody signed in (answered 200). A cookie of a session logged out (in a tab whose answer was
+    // lost): logged out.
     const ended = ({ NO_SESSION: 'no-session', SESSION_ENDED: 'logout' } as const)[code as string];
     if (ended) throw new SessionEndedError(ended);
+    if (response.ok) return { ...answer, refreshToken: answer?.accessToken };
     if (status === 401) throw new AuthRejectedError(rejectionMessage(route, message, code, status), route, [{ message, extensions: { code } }]);
     const failed = new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
     // The handler refuses this page (a misconfigured origin): no session can be had, and retrying will not help.

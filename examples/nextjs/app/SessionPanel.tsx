@@ -1,0 +1,55 @@
+'use client';
+// app/SessionPanel.tsx: sign in, sign out, and a query as the signed-in user.
+import { gql } from '@apollo/client';
+import { useQuery } from '@apollo/client/react';
+import { useAuth } from 'apollo-link-token-pair/react';
+import { type FormEvent, useState } from 'react';
+
+const ME = gql`
+  query Me {
+    me {
+      id
+      email
+      role
+    }
+  }
+`;
+
+export function SessionPanel() {
+  const { status, user, error, login, logout } = useAuth();
+  const [busy, setBusy] = useState(false);
+  const me = useQuery<{ me: { id: string; email: string; role: string } }>(ME, { skip: status !== 'authenticated' });
+
+  async function signIn(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    try {
+      await login(String(form.get('email')), String(form.get('password')));
+    } catch {
+      // Shown below from `error`.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (status === 'loading') return <p data-testid="client-status">Restoring your session…</p>;
+  if (status === 'unauthenticated') {
+    return (
+      <form onSubmit={signIn} data-testid="sign-in">
+        <p data-testid="client-status">Signed out</p>
+        <input name="email" type="email" placeholder="E-mail" defaultValue="admin@demo.test" data-testid="email" />
+        <input name="password" type="password" placeholder="Password" data-testid="password" />
+        <button type="submit" disabled={busy} data-testid="sign-in-button">Sign in</button>
+        {error && <p role="alert" data-testid="error">{error.message}</p>}
+      </form>
+    );
+  }
+  return (
+    <section>
+      <p data-testid="client-status">Signed in as {user?.email ?? user?.id}</p>
+      <p data-testid="me">{me.data ? `me: ${me.data.me.email} (${me.data.me.role})` : me.error ? `me failed: ${me.error.message}` : 'Loading me…'}</p>
+      <button type="button" onClick={() => logout()} data-testid="sign-out">Sign out</button>
+    </section>
+  );
+}

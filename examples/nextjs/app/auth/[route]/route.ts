@@ -1,0 +1,2 @@
+// app/auth/[route]/route.ts: the browser's /auth/login, /auth/refresh and /auth/logout
+export { tokenHandler as POST } from '../../../lib/tokenHandler';

@@ -1,0 +1,30 @@
+// app/page.tsx: rendered on the server as the signed-in user, with one Apollo client per request so that no
+// user's data is shared between requests.
+import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { asSignedOut, getServerState } from 'apollo-link-token-pair/server';
+import { headers } from 'next/headers';
+import { Providers } from './Providers';
+import { SessionPanel } from './SessionPanel';
+
+export const dynamic = 'force-dynamic';
+
+export default async function Page() {
+  const accessToken = (await headers()).get('x-access-token');
+  const client = new ApolloClient({
+    link: new HttpLink({ uri: process.env.GRAPHQL_URL, headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} }),
+    cache: new InMemoryCache(),
+  });
+  // A session revoked elsewhere (or logged out a moment ago) renders signed out, not a 500.
+  const me = accessToken
+    ? await client.query<{ me: { email: string } }>({ query: gql`query Me { me { id email } }` }).then(({ data }) => data?.me ?? null, asSignedOut)
+    : null;
+  return (
+    <main>
+      <h1>Next.js and apollo-link-token-pair</h1>
+      <p data-testid="server-user">{me ? `Server rendered for ${me.email}` : 'Server rendered signed out'}</p>
+      <Providers serverState={getServerState(me && accessToken)}>
+        <SessionPanel />
+      </Providers>
+    </main>
+  );
+}

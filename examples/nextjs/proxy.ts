@@ -1,0 +1,14 @@
+// proxy.ts: renews the session's access token (server components cannot set cookies) and hands it to the page.
+import { NextResponse, type NextRequest } from 'next/server';
+import { tokenHandler } from './lib/tokenHandler';
+
+export async function proxy(request: NextRequest) {
+  const { accessToken, setCookie } = await tokenHandler.getServerSession(request);
+  const headers = new Headers(request.headers);
+  headers.delete('x-access-token'); // never trust one the browser sent
+  if (accessToken) headers.set('x-access-token', accessToken);
+  const response = NextResponse.next({ request: { headers } });
+  for (const cookie of setCookie) response.headers.append('set-cookie', cookie);
+  return response;
+}
+export const config = { matcher: ['/((?!auth/|graphql|_next/|favicon.ico).*)'] };

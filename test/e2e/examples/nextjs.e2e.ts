@@ -1,0 +1,126 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
+import { launchChromium } from '../browser';
+import { type Child, exampleDir, freePort, requireInstalled, run } from './exampleApp';
+
+// examples/nextjs built with `next build` and served by `next start`, the package's test server as its API, in
+// Chromium at both 127.0.0.1 and localhost, with no option beyond the API's URL and the secret.
+const dir = exampleDir('nextjs');
+const ACCESS_TOKEN_TTL = 8; // s: the handler hands out a cookie's token for half its life, so it is stale after 4 s
+let api: TestAuthServer;
+let next: Child;
+let port: number;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  const bin = requireInstalled('nextjs', 'next');
+  api = createTestAuthServer({ accessTokenTtl: ACCESS_TOKEN_TTL });
+  const graphqlUrl = await api.listen(0, '127.0.0.1');
+  // Built without the secret or the API's URL, as a CI or a container build would: they are read at run time.
+  await rm(join(dir, '.next'), { recursive: true, force: true });
+  const build = run(bin, ['build'], { cwd: dir, env: { NEXT_TELEMETRY_DISABLED: '1' } });
+  expect(await build.exited(240_000), build.output()).toBe(0);
+  port = await freePort();
+  next = run(bin, ['start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: dir,
+    env: { NEXT_TELEMETRY_DISABLED: '1', GRAPHQL_URL: graphqlUrl, TOKEN_HANDLER_SECRET: 'an-e2e-secret-of-at-least-32-bytes-long' },
+  });
+  await next.waitFor(/Ready in|started server/i, 60_000);
+  browser = await launchChromium();
+}, 300_000);
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await next?.kill();
+  await api?.close();
+});
+
+/** A browser context of its own whose pages' console errors and uncaught errors are collected. */
+async function newContext(): Promise<{ context: BrowserContext; errors: string[] }> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const errors: string[] = [];
+  context.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
+  context.on('weberror', (error) => errors.push(`page: ${error.error().message}`));
+  return { context, errors };
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.getByTestId('client-status').getByText('Signed out').waitFor();
+  await page.getByTestId('password').fill('admin-pass');
+  await page.getByTestId('sign-in-button').click();
+  await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
+  await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
+}
+
+describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host) => {
+  const url = () => `http://${host}:${port}/`;
+
+  it('signs in, reloads signed in on the server and in the browser, and signs out', async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    const first = await page.goto(url());
+    expect(first?.status()).toBe(200);
+    await expect(page.getByTestId('server-user').textContent()).resolves.toBe('Server rendered signed out');
+    await signIn(page);
+
+    const reload = await page.reload();
+    expect(reload?.status()).toBe(200);
+    // The server rendered the user, and the browser hydrated to the same markup, signed in from its first paint.
+    await expect(page.getByTestId('server-user').textContent()).resolves.toBe('Server rendered for admin@demo.test');
+    const html = await reload!.text();
+    expect(html).toContain('Signed in as <!-- -->admin@demo.test');
+    await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
+
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/auth/logout');
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('client-status').getByText('Signed out').waitFor();
+    expect((await loggedOut).status()).toBe(200);
+    expect((await context.cookies()).filter((cookie) => cookie.name === '__Host-token-pair')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('renews a stale cookie once for 5 parallel renders, and spends no refresh token twice', async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(url());
+    await signIn(page);
+    await page.close();
+    // Past half the access token's life: the cookie's token is no longer handed out, the pair is renewed.
+    await new Promise((resolve) => setTimeout(resolve, (ACCESS_TOKEN_TTL / 2) * 1000 + 500));
+    api.resetStats();
+    const pages = await Promise.all(Array.from({ length: 5 }, () => context.newPage()));
+    const answers = await Promise.all(pages.map((each) => each.goto(url())));
+    expect(answers.map((answer) => answer?.status())).toEqual([200, 200, 200, 200, 200]);
+    for (const each of pages) {
+      await expect(each.getByTestId('server-user').textContent()).resolves.toBe('Server rendered for admin@demo.test');
+      await each.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
+    }
+    expect(api.stats.refreshSuccesses).toBeLessThanOrEqual(1);
+    expect(api.stats.reuseDetections).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('signs out, then a reload at once renders the signed-out page (200), not the session being revoked', async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(url());
+    await signIn(page);
+    await page.getByTestId('sign-out').click();
+    // Not waiting for the logout's answer: the reload races it.
+    const reload = await page.reload();
+    expect(reload?.status()).toBe(200);
+    await expect(page.getByTestId('server-user').textContent()).resolves.toBe('Server rendered signed out');
+    await page.getByTestId('client-status').getByText('Signed out').waitFor();
+    expect(api.stats.reuseDetections).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
