@@ -1,0 +1,112 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
+import { launchChromium } from '../browser';
+import { type Child, exampleDir, freePort, requireInstalled, run } from './exampleApp';
+
+// examples/express behind a reverse proxy that hands the app its own Host (127.0.0.1:<app port>) and says in
+// X-Forwarded-Host which host the browser used, as nginx, a load balancer or a container's port mapping does.
+const dir = exampleDir('express');
+let api: TestAuthServer;
+let app: Child;
+let appPort: number;
+let proxy: Server;
+let proxyPort: number;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+// Whether the proxy says which host the browser used; the test of the refusal turns it off.
+let forwardHost = true;
+
+beforeAll(async () => {
+  const tsx = requireInstalled('express', 'tsx');
+  // The server and the page type-check against the real Express and the package as built (the docs include
+  // server.ts), and the page is bundled as the example's README says.
+  const typecheck = run(requireInstalled('express', 'tsc'), ['-p', '.'], { cwd: dir });
+  expect(await typecheck.exited(60_000), typecheck.output()).toBe(0);
+  requireInstalled('express', 'esbuild');
+  const build = run('npm', ['run', '--silent', 'build'], { cwd: dir });
+  expect(await build.exited(60_000), build.output()).toBe(0);
+  api = createTestAuthServer();
+  const graphqlUrl = await api.listen(0, '127.0.0.1');
+  appPort = await freePort();
+  app = run(tsx, ['server.ts'], {
+    cwd: dir,
+    env: { PORT: String(appPort), GRAPHQL_URL: graphqlUrl, TOKEN_HANDLER_SECRET: 'an-e2e-secret-of-at-least-32-bytes-long' },
+  });
+  await app.waitFor(/listening on/, 30_000);
+  proxy = createServer((req, res) => {
+    const headers = { ...req.headers, host: `127.0.0.1:${appPort}` };
+    delete headers['x-forwarded-host'];
+    delete headers['x-forwarded-proto'];
+    if (forwardHost) Object.assign(headers, { 'x-forwarded-host': req.headers.host, 'x-forwarded-proto': 'http' });
+    const upstream = httpRequest({ host: '127.0.0.1', port: appPort, method: req.method, path: req.url, headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyPort = (proxy.address() as AddressInfo).port;
+  browser = await launchChromium();
+}, 120_000);
+
+afterEach(async () => {
+  forwardHost = true;
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => proxy?.close(resolve));
+  await app?.kill();
+  await api?.close();
+});
+
+async function newPage(): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const errors: string[] = [];
+  context.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
+  context.on('weberror', (error) => errors.push(`page: ${error.error().message}`));
+  return { page: await context.newPage(), context, errors };
+}
+
+describe.each(['127.0.0.1', 'localhost'])('examples/express through a proxy that rewrites the host, at http://%s', (host) => {
+  const url = () => `http://${host}:${proxyPort}/`;
+
+  it('signs in, reloads signed in, and signs out', async () => {
+    const { page, context, errors } = await newPage();
+    await page.goto(url());
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    await page.getByTestId('password').fill('admin-pass');
+    await page.getByTestId('sign-in-button').click();
+    await page.getByTestId('status').getByText('Signed in as admin@demo.test').waitFor();
+    await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
+
+    await page.reload();
+    await page.getByTestId('status').getByText('Signed in as admin@demo.test').waitFor();
+    await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
+
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/auth/logout');
+    await page.getByTestId('sign-out').click();
+    expect((await loggedOut).status()).toBe(200);
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('__Host-token-pair');
+    expect(errors).toEqual([]);
+  });
+
+  it('without X-Forwarded-Host the handler sees only the inner host, and refuses the sign-in naming the options', async () => {
+    forwardHost = false;
+    const { page } = await newPage();
+    await page.goto(url());
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    await page.getByTestId('password').fill('admin-pass');
+    await page.getByTestId('sign-in-button').click();
+    const error = page.getByTestId('error');
+    await error.getByText(`The origin http://${host}:${proxyPort} is not allowed`).waitFor();
+    expect(await error.textContent()).toMatch(new RegExp(`its own origin to be http://127\\.0\\.0\\.1:${appPort}.*\`origin\`.*\`allowedOrigins\`.*\`trustProxy\``));
+  });
+});
