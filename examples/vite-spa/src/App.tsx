@@ -1,0 +1,65 @@
+import { gql } from '@apollo/client';
+import { useQuery } from '@apollo/client/react';
+import { AuthGate, useAuth } from 'apollo-link-token-pair/react';
+import { type FormEvent, useState } from 'react';
+import { storeKind } from './auth';
+
+const ME = gql`
+  query Me {
+    me {
+      id
+      email
+      role
+    }
+  }
+`;
+
+function SignIn() {
+  const { login, error, ended } = useAuth();
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    try {
+      await login(String(form.get('email')), String(form.get('password')));
+    } catch {
+      // Shown below from `error`.
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} data-testid="sign-in">
+      <p data-testid="status">Signed out{ended?.reason === 'logout' && ended.elsewhere ? ' in another tab' : ''}</p>
+      <input name="email" type="email" defaultValue="admin@demo.test" data-testid="email" />
+      <input name="password" type="password" placeholder="Password" data-testid="password" />
+      <button type="submit" disabled={busy} data-testid="sign-in-button">Sign in</button>
+      {error && <p role="alert" data-testid="error">{error.message}</p>}
+    </form>
+  );
+}
+
+function Account() {
+  const { user, logout } = useAuth();
+  const { data, error } = useQuery<{ me: { email: string; role: string } }>(ME);
+  return (
+    <section>
+      <p data-testid="status">Signed in as {user?.email}</p>
+      <p data-testid="me">{data ? `me: ${data.me.email} (${data.me.role})` : error ? `me failed: ${error.message}` : 'Loading me…'}</p>
+      <button type="button" onClick={() => logout()} data-testid="sign-out">Sign out</button>
+    </section>
+  );
+}
+
+export function App() {
+  return (
+    <main>
+      <h1>Vite and apollo-link-token-pair</h1>
+      <p data-testid="store">Store: {storeKind}</p>
+      <AuthGate loading={<p data-testid="status">Restoring your session…</p>} fallback={<SignIn />}>
+        <Account />
+      </AuthGate>
+    </main>
+  );
+}
