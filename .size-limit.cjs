@@ -16,22 +16,25 @@ module.exports = [
     // wait for a retry due soon, pairs timed from when they were seen, the logout sent again without its token.
     // Issue 22 made token-handler mode an import (createTokenHandlerTransport): −211 B (7,156 → 6,945 B), with
     // the same-user login, dispose() storing a sent refresh's pair and the ./ws key for isTokenExpiredError in;
-    // issue 20's handler refusal shown as the state's error added 8 B (6,953 B).
+    // issue 20's handler refusal shown as the state's error added 8 B (6,953 B). Issue 21 added 58 B (7,011 B):
+    // LoginThrottledError (40 B: a class that extends another stays in a bundle that does not use it) and errors
+    // branded as every class they extend (18 B), so that AuthRequestError.is holds for it.
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '7 kB',
+    limit: '7.05 kB',
     gzip: true,
     ignore: peers,
   },
   {
     // Budget 6.5 kB, not met: held at what it measures until the budget is decided (see bench/RESULTS.md);
     // 7.35 kB before token-handler mode; issue 13 added 303 B (7,831 → 8,134 B), as above; issue 19 added 527 B
-    // (8,243 → 8,770 B), as above; issue 22 took 180 B off (8,590 B), as above; issue 20 added 8 B (8,598 B).
+    // (8,243 → 8,770 B), as above; issue 22 took 180 B off (8,590 B), as above; issue 20 added 8 B (8,598 B);
+    // issue 21 added 55 B (8,653 B), as above.
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '8.65 kB',
+    limit: '8.7 kB',
     gzip: true,
     ignore: peers,
   },
@@ -64,7 +67,10 @@ module.exports = [
   // Issue 20 added 416 B (6,117 B): a handler built without `uri` or `secret` (as `next build` loads it) answers
   // 500 naming them instead of throwing at import; one memory cache and logout set per process (a Next.js proxy
   // and its routes are separate module copies); asSignedOut and getServerState for server renders.
-  { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '6.15 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  // Issue 21 added 1,268 B (7,385 B): large sessions split over up to 3 cookies, the client's address forwarded
+  // upstream (X-Forwarded-For, the peer from toNodeHandler), the login throttle hook and its 429, and the handler
+  // split into concepts (request guard, rotator, session cookie, token life).
+  { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '7.4 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   // Issue 22 added 200 B (1,367 → 1,567 B): TokenRefusedError for a fresh token refused, the app's isTokenExpiredError.
   { name: './ws, without the core', path: 'dist/ws.js', limit: '1.6 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },

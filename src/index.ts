@@ -33,6 +33,7 @@ export { AuthRequestError } from './core/errors/AuthRequestError';
 export { AuthRejectedError } from './core/errors/AuthRejectedError';
 export { SessionEndedError, type SessionEndReason } from './core/errors/SessionEndedError';
 export { TokenRefusedError } from './core/errors/TokenRefusedError';
+export { LoginThrottledError } from './core/errors/LoginThrottledError';
 export { isTokenExpiredError } from './link/isTokenExpiredError';
 export { IS_TOKEN_EXPIRED } from './link/TokenExpiredLink';
 export { isUnauthenticatedError } from './link/isUnauthenticatedError';

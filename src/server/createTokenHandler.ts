@@ -1,10 +1,18 @@
-import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, createGraphQLTransport, type GraphQLTransportOptions } from '../index';
-import { getOwnOrigins } from './getOwnOrigins';
-import { BODY_LIMIT, readBody } from './readBody';
+import { getClientAddress } from './clientAddress';
+import { keyOf, pairOf, createRotator } from './createRotator';
+import { createRequestGuard, type GuardedRequest } from './guardRequest';
+import { jsonResponse as json } from './jsonResponse';
+import type { LoginAttempt, LoginThrottle } from './LoginThrottle';
+import { type CookieSession, type Outcome, refusal, type TokenHandlerError, type TokenHandlerUser, UNAVAILABLE, unavailable } from './Outcome';
 import { processWide } from './processWide';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
-import { createCookieSealer, type Secrets } from './sealCookie';
+import type { Secrets } from './sealCookie';
+import { createSessionCookie, MAX_CHUNKS } from './sessionCookie';
+import { getTokenLife } from './tokenLife';
+
+export { TOKEN_HANDLER_HEADER } from './guardRequest';
+export type { TokenHandlerError, TokenHandlerUser } from './Outcome';
 
 /** Options of {@link createTokenHandler}. */
 export interface TokenHandlerOptions {
@@ -35,8 +43,11 @@ export interface TokenHandlerOptions {
    */
   origin?: string | readonly string[];
   /**
-   * Whether a proxy in front of the handler sets `X-Forwarded-Host`, `X-Forwarded-Proto` (overwriting what the
-   * browser sent): then they name the handler's own origin too.
+   * Whether a proxy in front of the handler sets `X-Forwarded-Host`, `X-Forwarded-Proto` and `X-Forwarded-For`
+   * (overwriting or appending to what the browser sent): then they name the handler's own origin too, and the
+   * client's address is the one the proxy appended to `X-Forwarded-For`. Either way the handler forwards the
+   * client's address to the upstream on every call, as `X-Forwarded-For` (the peer's, as `toNodeHandler`
+   * knows it, appended), so that the service's own throttling sees the user rather than the handler.
    * @defaultValue `false`
    */
   trustProxy?: boolean;
@@ -70,6 +81,11 @@ export interface TokenHandlerOptions {
   headers?: Record<string, string>;
   /** Documents for an upstream whose mutations have other names: see `createGraphQLTransport`. */
   documents?: GraphQLTransportOptions['documents'];
+  /**
+   * Slows down password guessing: asked before each login is sent upstream, it may refuse it (HTTP 429 with
+   * `Retry-After`). The recipe with rate-limiter-flexible on Redis is in docs/token-handler.md.
+   */
+  loginThrottle?: LoginThrottle;
   /** Failures nobody awaits (a revocation that did not reach the upstream, a cache that failed). Never carries a token. */
   onError?: (error: Error) => void;
   /** The clock, in ms. @defaultValue `Date.now` */
@@ -93,11 +109,21 @@ export interface TokenHandlerCookieOptions {
   maxAge?: number;
 }
 
-/** The user, as the login answer named it. */
-export interface TokenHandlerUser {
-  readonly id: string;
-  readonly email?: string;
-  readonly role?: string;
+/** The cookie of {@link TokenHandlerOptions.cookie}. */
+export interface TokenHandlerCookieOptions {
+  /**
+   * @defaultValue `'__Host-token-pair'`; `'token-pair'` when `secure` is `false` (the prefix demands `Secure`)
+   */
+  name?: string;
+  /**
+   * Browsers treat `http://localhost` and `http://127.0.0.1` as secure, so this stays `true` in development.
+   * @defaultValue `true`
+   */
+  secure?: boolean;
+  /** @defaultValue `'Strict'` */
+  sameSite?: 'Strict' | 'Lax';
+  /** How long the session lasts without a refresh, in seconds: the refresh token's life. @defaultValue 30 days */
+  maxAge?: number;
 }
 
 /** What {@link TokenHandler.getServerSession} yields for one incoming request. */
@@ -110,27 +136,6 @@ export interface ServerSession {
   readonly setCookie: readonly string[];
   /** Why there is no token although the request carried a session: the upstream could not be reached. */
   readonly error?: TokenHandlerError;
-}
-
-/**
- * The `error.code` of a refusal, with its HTTP status:
- * - 401 `INVALID_CREDENTIALS` (or the code the upstream gave): wrong e-mail or password;
- * - 200 `NO_SESSION` (from `/refresh`, with `accessToken: null`): no cookie, nobody signed in in this browser; not an
- *   error, so that a page load signed out logs no failed request in the browser's console;
- * - 401 `SESSION_INVALID`: a cookie that does not open (altered, or sealed with another secret): cleared;
- * - 401 `SESSION_EXPIRED`: the refresh token's life is over: cleared;
- * - 401 `SESSION_REVOKED`: the upstream refused the refresh token (used, revoked, expired): cleared;
- * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared;
- * - 403 `FORBIDDEN`: no `x-token-handler` header, or an origin that is not allowed; nothing was spent;
- * - 400 `BAD_REQUEST`, 404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`;
- * - 500 `MISCONFIGURED`: `uri` or `secret` was not set (the message names it);
- * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx, or an uncertain refusal such as Apollo Server's
- *   `INTERNAL_SERVER_ERROR` until the upstream has answered a refresh token so three times); the cookie is kept,
- *   try again.
- */
-export interface TokenHandlerError {
-  readonly code: string;
-  readonly message: string;
 }
 
 /**
@@ -148,36 +153,6 @@ export interface TokenHandler {
    */
   getServerSession(request: { readonly headers: Headers }): Promise<ServerSession>;
 }
-
-/** What the cookie holds, sealed. */
-interface CookieSession {
-  /** The refresh token. */
-  readonly r: string;
-  /** The access token issued with it. */
-  readonly a: string;
-  /** When the handler received `a`, in ms by its own clock (the upstream's may differ). */
-  readonly t: number;
-  readonly u?: TokenHandlerUser;
-  /** When the refresh token's life ends, in ms. */
-  readonly e: number;
-  /** How many refreshes of `r` in a row the upstream answered with an uncertain refusal. */
-  readonly n?: number;
-}
-
-// A refresh token whose refreshes the upstream answered with an uncertain refusal (Apollo Server's
-// INTERNAL_SERVER_ERROR) this many times in a row is taken as refused, as the page's own session would.
-const REFUSALS = 3;
-
-/** What a rotation came to: a session, or a refusal (with the cookie to keep, when it changed). */
-type Outcome =
-  | { readonly session: CookieSession }
-  | { readonly error: TokenHandlerError; readonly status: number; readonly keep?: CookieSession };
-
-/** The request header every route requires: a page can only send it with `fetch`, which a CORS preflight guards. */
-export const TOKEN_HANDLER_HEADER = 'x-token-handler';
-
-const ROUTES = new Set(['login', 'refresh', 'logout']);
-const UNAVAILABLE = 503;
 
 /**
  * Creates a token handler: the backend that keeps the refresh token out of the browser (RFC 10017's
@@ -209,7 +184,6 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     now = Date.now,
   } = options;
   const { secure = true, sameSite = 'Strict', maxAge = 2_592_000 } = options.cookie ?? {};
-  const name = options.cookie?.name ?? (secure ? '__Host-token-pair' : 'token-pair');
   // An option not set at all (an environment variable that a build does not have: `next build` loads the route
   // modules) fails each request with a message, not the import; one of the wrong shape throws here.
   const unset = (['uri', 'secret'] as const).filter((option) => options[option] === undefined);
@@ -217,20 +191,13 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     ? `The token handler has no \`${unset.join('` and no `')}\`: set ${unset.map((option) => (option === 'uri' ? 'the upstream GraphQL URL' : 'a secret of at least 32 bytes (`openssl rand -base64 32`)')).join(' and ')} in createTokenHandler.`
     : undefined;
   const secret = options.secret ?? new Uint8Array(32);
-  const cookies = createCookieSealer(secret, `cookie:${name}`);
-  const outcomes = createCookieSealer(secret, 'rotation');
-  const upstream = createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers: options.headers, documents: options.documents });
-  const allowed = new Set(options.allowedOrigins);
+  const cookie = createSessionCookie({ name: options.cookie?.name ?? (secure ? '__Host-token-pair' : 'token-pair'), secret, secure, sameSite, now });
+  const trustProxy = options.trustProxy ?? false;
   // Cookies whose logout is in flight in this process.
   const ending = processWide('ending', () => new Set<string>());
   // Sessions read from a cookie that an older secret of the ring sealed.
   const resealing = new WeakSet<CookieSession>();
-  // Refused origins already logged, each once.
-  const logged = new Set<string>();
-  const attributes = `Path=/; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
-  const clearCookie = `${name}=; Max-Age=0; ${attributes}`;
-  // Rotations of this instance in flight, by key: the requests that present one refresh token join one.
-  const running = new Map<string, Promise<Outcome>>();
+  let misconfigurationTold = false;
 
   const report = (error: unknown) => {
     try {
@@ -239,153 +206,68 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       // The app's logger failed: nothing else to tell.
     }
   };
+  const guard = createRequestGuard({ ...options, basePath, report });
+  // A refusal is kept for as long as the access token of the cookie it refuses could still be handed out: a
+  // logout whose answer never reached the browser (the tab closed) leaves that cookie in place.
+  const refusalTime = (session: CookieSession) => Math.max(graceTime, getTokenLife(session, now()).left);
+  const rotator = createRotator({ cache, secret, timeout, graceTime, sessionLife: maxAge * 1000, refusalTime, now, report });
   const signal = () => AbortSignal.timeout(timeout);
-  const setCookie = async (session: CookieSession) =>
-    `${name}=${await cookies.seal(session)}; Max-Age=${Math.max(0, Math.floor((session.e - now()) / 1000))}; ${attributes}`;
-  const refusal = (status: number, code: string, message: string): Outcome => ({ status, error: { code, message } });
-  const unavailable = (error: unknown): Outcome =>
-    refusal(UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', `The auth service could not be reached: ${(error as Error)?.message ?? error}`);
+  // The upstream, as called for `request`: with the client's address, so that the service's own throttling
+  // sees the user and not the handler.
+  const upstreamFor = (request: Pick<Request, 'headers'>) => {
+    const { forwardedFor } = request instanceof Request ? getClientAddress(request, trustProxy) : { forwardedFor: undefined };
+    const headers = forwardedFor ? { ...options.headers, 'x-forwarded-for': forwardedFor } : options.headers;
+    return createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers, documents: options.documents });
+  };
+  const tooLarge = (size: string): Outcome => {
+    const message = `The session does not fit in the ${MAX_CHUNKS} cookies a browser keeps for it (${size}): make the service's tokens smaller.`;
+    report(new Error(message));
+    return refusal(500, 'SESSION_TOO_LARGE', message);
+  };
 
   async function readSession(headers: Headers, leaving = false): Promise<CookieSession | Outcome | null> {
-    const value = readCookie(headers.get('cookie'), name);
-    if (value === undefined) return null;
-    if (!leaving && ending.has(value)) return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
-    const opened = await cookies.open<CookieSession>(value);
-    const session = opened?.value;
-    if (!session || typeof session.r !== 'string') return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
+    const opened = await cookie.open(headers);
+    if (!opened) return null;
+    if (!leaving && ending.has(opened.value)) return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
+    const { session } = opened;
+    if (!session) return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
     if (session.e <= now()) return refusal(401, 'SESSION_EXPIRED', 'The session has expired: sign in again.');
     if (opened.stale) resealing.add(session);
     return session;
   }
 
-  // How long the access token of `session` lives on, and its whole lifetime, in ms: timed from when this
-  // handler received it, so a skew between its clock and the upstream's does not count.
-  function lifeOf({ a, t }: CookieSession): { left: number; lifetime: number } {
-    try {
-      const { exp, iat } = jwtDecode<{ exp?: number; iat?: number }>(a);
-      const lifetime = (exp! - (typeof iat === 'number' ? iat : t / 1000)) * 1000;
-      return { left: t + lifetime - now(), lifetime };
-    } catch {
-      return { left: 0, lifetime: 0 };
-    }
-  }
-
   // Whether the cookie's access token may be handed out: `minTokenLife` left, or half its lifetime when that is
   // shorter (a client renews short-lived tokens late in their life, not 3 minutes before).
   function fresh(session: CookieSession): boolean {
-    const { left, lifetime } = lifeOf(session);
+    const { left, lifetime } = getTokenLife(session, now());
     return left >= Math.min(minTokenLife, lifetime / 2);
-  }
-
-  // A refusal is kept for as long as the access token of the cookie it refuses could still be handed out: a
-  // logout whose answer never reached the browser (the tab closed) leaves that cookie in place.
-  const refusalTime = (session: CookieSession) => Math.max(graceTime, lifeOf(session).left);
-
-  // The rotation of `session`, once per refresh token across requests and instances; an outcome kept from a
-  // rotation that already ran is followed to the newest session it led to.
-  async function rotate(session: CookieSession): Promise<Outcome> {
-    const key = await keyOf(session.r);
-    let rotation = running.get(key);
-    if (!rotation) {
-      rotation = rotateShared(key, session).finally(() => running.delete(key));
-      running.set(key, rotation);
-    }
-    return rotation;
-  }
-
-  async function rotateShared(key: string, session: CookieSession): Promise<Outcome> {
-    try {
-      const kept = await newest(key);
-      if (kept) return kept;
-      if (!(await cache.claim(key, timeout + 1000))) return await awaitOutcome(key);
-      // A rotation that finished between the look-up and the claim kept its outcome before letting go of its claim.
-      const raced = await newest(key);
-      if (raced) {
-        await cache.release(key).catch(report);
-        return raced;
-      }
-    } catch (error) {
-      // Without the cache, nothing can tell whether another instance is spending this token right now.
-      report(error);
-      return unavailable(error);
-    }
-    let answer: unknown;
-    try {
-      answer = await upstream.refresh(session.r, signal());
-    } catch (error) {
-      // An uncertain refusal is no verdict yet: the cookie counts it, and the third in a row is one.
-      const strikes = (session.n ?? 0) + 1;
-      if (!AuthRejectedError.is(error) || (error.uncertain && strikes < REFUSALS)) {
-        await cache.release(key).catch(report);
-        return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
-      }
-    }
-    // Refused, or answered without a pair: either way the token is spent and the session over.
-    const pair = pairOf(answer);
-    const outcome: Outcome = pair
-      ? { session: { ...session, ...pair, t: now(), e: now() + maxAge * 1000, n: undefined } }
-      : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
-    // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
-    // make later requests wait for a rotation that is over.
-    if (await keep(key, outcome, pair ? graceTime : refusalTime(session))) await cache.release(key).catch(report);
-    return outcome;
-  }
-
-  async function keep(key: string, outcome: Outcome, ttl: number): Promise<boolean> {
-    try {
-      await cache.put(key, await outcomes.seal(outcome), ttl);
-      return true;
-    } catch (error) {
-      report(error);
-      return false;
-    }
-  }
-
-  // The outcome kept for `key`, followed through later rotations (a tab that raced two renewals gets the
-  // newest) and to a logout that ended the chain.
-  async function newest(key: string): Promise<Outcome | undefined> {
-    let outcome: Outcome | undefined;
-    for (let hops = 0; hops < 8; hops++) {
-      const sealed = await cache.get(key);
-      const next = sealed ? (await outcomes.open<Outcome>(sealed))?.value : undefined;
-      if (!next) break;
-      outcome = next;
-      if (!('session' in next)) break;
-      key = await keyOf(next.session.r);
-    }
-    return outcome;
-  }
-
-  async function awaitOutcome(key: string): Promise<Outcome> {
-    const until = now() + timeout + 1000;
-    while (now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      const outcome = await newest(key);
-      if (outcome) return outcome;
-    }
-    return unavailable(new Error('another instance renewing this session did not finish in time'));
   }
 
   // The session a request may use now: the cookie's access token while it is fresh and news to the caller,
   // else a renewed pair.
-  async function current(found: CookieSession, presented?: unknown): Promise<{ outcome: Outcome; renewed: boolean }> {
+  async function current(request: Pick<Request, 'headers'>, found: CookieSession, presented?: unknown): Promise<{ outcome: Outcome; renewed: boolean }> {
     if (found.a !== presented && fresh(found)) {
       // A session ended here (a logout) or refused upstream within graceTime is not handed out again.
-      const kept = await newest(await keyOf(found.r)).catch(() => undefined);
+      const kept = await rotator.newest(await keyOf(found.r)).catch(() => undefined);
       return { outcome: kept && !('session' in kept) ? kept : { session: found }, renewed: false };
     }
-    const outcome = await rotate(found);
+    const outcome = await rotator.rotate(found, upstreamFor(request), signal());
     return { outcome, renewed: 'session' in outcome && outcome.session.r !== found.r };
   }
 
-  // What a request whose cookie holds `found` gets: the outcome, with the cookie to send back (a renewed one,
-  // or one that clears a session refused for good). `/refresh` and server renders share it.
-  async function resolve(found: CookieSession | Outcome, presented?: unknown): Promise<{ outcome: Outcome; cookies: string[] }> {
-    const { outcome, renewed } = 'r' in found ? await current(found, presented) : { outcome: found, renewed: false };
-    // Sealed with an older secret of the ring: sealed again with the newest.
-    const reseal = renewed || ('r' in found && resealing.has(found));
-    if ('session' in outcome) return { outcome, cookies: reseal ? [await setCookie(outcome.session)] : [] };
-    return { outcome, cookies: outcome.status === 401 ? [clearCookie] : outcome.keep ? [await setCookie(outcome.keep)] : [] };
+  // What a request whose cookie holds `found` gets: the outcome, with the cookies to send back (a renewed one,
+  // or those that clear a session refused for good). `/refresh` and server renders share it.
+  async function resolve(request: Pick<Request, 'headers'>, found: CookieSession | Outcome, presented?: unknown): Promise<{ outcome: Outcome; cookies: string[] }> {
+    const { outcome, renewed } = 'r' in found ? await current(request, found, presented) : { outcome: found, renewed: false };
+    const { headers } = request;
+    if ('session' in outcome) {
+      // Sealed with an older secret of the ring: sealed again with the newest.
+      if (!renewed && !('r' in found && resealing.has(found))) return { outcome, cookies: [] };
+      const cookies = await cookie.write(outcome.session, headers);
+      return cookies ? { outcome, cookies } : { outcome: tooLarge('renewed'), cookies: cookie.clear(headers) };
+    }
+    if (outcome.status === 401) return { outcome, cookies: cookie.clear(headers) };
+    return { outcome, cookies: (outcome.keep && (await cookie.write(outcome.keep, headers))) || [] };
   }
 
   function answer({ outcome, cookies }: { outcome: Outcome; cookies: readonly string[] }): Response {
@@ -395,14 +277,14 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   }
 
   // Revokes the newest pair of `found` on the upstream, and makes late requests that present it learn so.
-  async function revoke(found: CookieSession): Promise<boolean> {
+  async function revoke(request: Request, found: CookieSession): Promise<boolean> {
     const key = await keyOf(found.r);
-    await running.get(key);
-    const kept = await newest(key).catch(() => undefined);
+    await rotator.settled(key);
+    const kept = await rotator.newest(key).catch(() => undefined);
     const last = kept && 'session' in kept ? kept.session : found;
-    await keep(await keyOf(last.r), refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.'), refusalTime(last));
+    await rotator.keep(await keyOf(last.r), refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.'), refusalTime(last));
     try {
-      await upstream.logout({ accessToken: last.a, refreshToken: last.r }, signal());
+      await upstreamFor(request).logout({ accessToken: last.a, refreshToken: last.r }, signal());
       return true;
     } catch (error) {
       report(error);
@@ -410,154 +292,111 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     }
   }
 
-  async function login(request: Request, body: Record<string, unknown>): Promise<Response> {
+  async function login(request: Request, { body }: GuardedRequest): Promise<Response> {
     const { email, password } = body;
     if (typeof email !== 'string' || typeof password !== 'string') {
       return json(400, { error: { code: 'BAD_REQUEST', message: 'Send { "email": string, "password": string }.' } });
     }
+    const attempt: LoginAttempt = { email, address: getClientAddress(request, trustProxy).address, request };
+    const refused = await throttled(attempt);
+    if (refused) return refused;
     let session: CookieSession;
     try {
-      const reply = await upstream.login(email, password, signal());
+      const reply = await upstreamFor(request).login(email, password, signal());
       const user = (reply as { user?: TokenHandlerUser }).user;
       const pair = pairOf(reply);
       if (!pair) return answer({ outcome: unavailable(new Error('the login answer carried no pair')), cookies: [] });
       session = { ...pair, ...(user && { u: { id: String(user.id), email: user.email, role: user.role } }), t: now(), e: now() + maxAge * 1000 };
     } catch (error) {
       if (AuthRejectedError.is(error)) {
+        await record(attempt, 'refused');
         // Apollo Server puts INTERNAL_SERVER_ERROR on every refusal thrown without a code: not the page's business.
         const code = error.code && error.code !== 'INTERNAL_SERVER_ERROR' ? error.code : 'INVALID_CREDENTIALS';
         return json(401, { error: { code, message: error.errors[0]?.message ?? 'Wrong e-mail or password.' } });
       }
       return answer({ outcome: unavailable(error), cookies: [] });
     }
+    await record(attempt, 'accepted');
+    const cookies = await cookie.write(session, request.headers);
+    if (!cookies) {
+      // Never set a cookie the browser would drop: the user would be signed out at the next reload, with no word.
+      await upstreamFor(request).logout({ accessToken: session.a, refreshToken: session.r }, signal()).catch(report);
+      return answer({ outcome: tooLarge(`an access token of ${session.a.length} bytes`), cookies: [] });
+    }
     // The session this browser had is replaced: its refresh token would otherwise stay valid for 30 days.
     // Awaited, so that a refresh of it still in flight has answered (and set its cookie) before this one's.
     const previous = await readSession(request.headers);
-    if (previous && 'r' in previous) await revoke(previous);
-    return json(200, { accessToken: session.a, user: session.u ?? null, age: 0 }, [await setCookie(session)]);
+    if (previous && 'r' in previous) await revoke(request, previous);
+    return json(200, { accessToken: session.a, user: session.u ?? null, age: 0 }, cookies);
   }
 
-  async function refresh(request: Request, body: Record<string, unknown>): Promise<Response> {
+  // The throttle's refusal of `attempt`, if it refuses; a throttle that fails lets the login through.
+  async function throttled(attempt: LoginAttempt): Promise<Response | undefined> {
+    let verdict: { retryAfter: number } | void;
+    try {
+      verdict = await options.loginThrottle?.check(attempt);
+    } catch (error) {
+      report(error);
+      return;
+    }
+    if (!verdict) return;
+    const seconds = Math.max(1, Math.ceil(verdict.retryAfter / 1000));
+    const message = `Too many sign-in attempts: try again in ${seconds} s.`;
+    return json(429, { error: { code: 'TOO_MANY_ATTEMPTS', message, retryAfter: seconds * 1000 } }, [], { 'retry-after': String(seconds) });
+  }
+
+  async function record(attempt: LoginAttempt, outcome: 'accepted' | 'refused'): Promise<void> {
+    try {
+      await options.loginThrottle?.record?.(attempt, outcome);
+    } catch (error) {
+      report(error);
+    }
+  }
+
+  async function refresh(request: Request, { body }: GuardedRequest): Promise<Response> {
     const found = await readSession(request.headers);
     if (!found) return json(200, { accessToken: null, user: null, error: { code: 'NO_SESSION', message: 'Nobody is signed in.' } });
-    return answer(await resolve(found, body.accessToken));
+    return answer(await resolve(request, found, body.accessToken));
   }
 
   async function logout(request: Request): Promise<Response> {
     // From this moment, before anything is awaited, no request of this cookie gets its session: a server render
     // racing the logout (a reload right after "sign out") must not be handed the access token being revoked.
-    const value = readCookie(request.headers.get('cookie'), name);
-    if (value !== undefined) ending.add(value);
+    const value = cookie.value(request.headers);
+    if (value) ending.add(value);
     const found = await readSession(request.headers, true);
-    const revoked = await (found && 'r' in found ? revoke(found) : true);
+    const revoked = await (found && 'r' in found ? revoke(request, found) : true);
     // The cache keeps the logout from here on (for every instance that shares it).
-    if (value !== undefined) ending.delete(value);
+    if (value) ending.delete(value);
+    const cleared = cookie.clear(request.headers);
     if (!revoked) {
-      return json(UNAVAILABLE, { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'Signed out here; the auth service could not be told.' } }, [clearCookie]);
+      return json(UNAVAILABLE, { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'Signed out here; the auth service could not be told.' } }, cleared);
     }
-    return json(200, { ok: true }, [clearCookie]);
-  }
-
-  // Origins that may call: the handler's own, and those allowed. A missing Origin is refused: browsers send it
-  // with every POST, and only a forged request lacks it.
-  function refuse(request: Request, url: URL): string | undefined {
-    const origin = request.headers.get('origin');
-    if (!request.headers.get(TOKEN_HANDLER_HEADER)) return `The ${TOKEN_HANDLER_HEADER} header is required.`;
-    const own = getOwnOrigins(request, url, options);
-    if (origin && (own.includes(origin) || allowed.has(origin))) return;
-    const message =
-      `The origin ${origin ?? '(none)'} is not allowed: this handler takes its own origin to be ${own.join(' or ')}. ` +
-      'Set `origin` (where the app is served), `allowedOrigins` (other origins), or `trustProxy` (behind a proxy that sets X-Forwarded-Host) in createTokenHandler.';
-    if (!logged.has(message) && logged.size < 100) {
-      logged.add(message);
-      report(new Error(message));
-    }
-    return message;
-  }
-
-  // An allowed origin other than the handler's own may read every answer, refusals included.
-  async function handle(request: Request): Promise<Response> {
-    if (misconfigured) return json(500, { error: { code: 'MISCONFIGURED', message: misconfiguration() } });
-    const origin = request.headers.get('origin');
-    const response = await dispatch(request);
-    if (origin && allowed.has(origin)) {
-      response.headers.set('access-control-allow-origin', origin);
-      response.headers.set('access-control-allow-credentials', 'true');
-      response.headers.append('vary', 'origin');
-    }
-    return response;
-  }
-
-  async function dispatch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const name = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length + 1) : '';
-    if (!ROUTES.has(name)) return json(404, { error: { code: 'NOT_FOUND', message: `No route ${url.pathname}.` } });
-    if (request.method === 'OPTIONS' && allowed.has(request.headers.get('origin')!)) {
-      return new Response(null, {
-        status: 204,
-        headers: { 'access-control-allow-methods': 'POST', 'access-control-allow-headers': `content-type, ${TOKEN_HANDLER_HEADER}`, 'access-control-max-age': '600' },
-      });
-    }
-    if (request.method !== 'POST') {
-      return json(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${url.pathname} accepts POST.` } }, [], { allow: 'POST' });
-    }
-    const forbidden = refuse(request, url);
-    if (forbidden) return json(403, { error: { code: 'FORBIDDEN', message: forbidden } });
-    let body: Record<string, unknown> = {};
-    const text = await readBody(request);
-    if (text === undefined) return json(413, { error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` } });
-    try {
-      if (text) body = JSON.parse(text);
-      if (typeof body !== 'object' || body === null) throw new Error('not an object');
-    } catch {
-      return json(400, { error: { code: 'BAD_REQUEST', message: 'The body must be a JSON object of at most 16 kB.' } });
-    }
-    return name === 'login' ? login(request, body) : name === 'refresh' ? refresh(request, body) : logout(request);
+    return json(200, { ok: true }, cleared);
   }
 
   function misconfiguration(): string {
-    if (!logged.has(misconfigured!)) {
-      logged.add(misconfigured!);
-      report(new Error(misconfigured));
-    }
+    if (!misconfigurationTold) report(new Error(misconfigured));
+    misconfigurationTold = true;
     return misconfigured!;
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    if (misconfigured) return json(500, { error: { code: 'MISCONFIGURED', message: misconfiguration() } });
+    const checked = await guard.check(request);
+    if (checked instanceof Response) return guard.share(request, checked);
+    const route = checked.route === 'login' ? login : checked.route === 'refresh' ? refresh : logout;
+    return guard.share(request, await route(request, checked));
   }
 
   async function getServerSession(request: { readonly headers: Headers }): Promise<ServerSession> {
     if (misconfigured) throw new Error(misconfiguration());
     const found = await readSession(request.headers);
     if (!found) return { accessToken: null, user: null, setCookie: [] };
-    const { outcome, cookies } = await resolve(found);
+    const { outcome, cookies } = await resolve(request, found);
     if ('session' in outcome) return { accessToken: outcome.session.a, user: outcome.session.u ?? null, setCookie: cookies };
     return { accessToken: null, user: null, setCookie: cookies, ...(outcome.status !== 401 && { error: outcome.error }) };
   }
 
   return Object.assign(handle, { basePath, getServerSession });
-}
-
-function pairOf(answer: unknown): { r: string; a: string } | undefined {
-  const { accessToken, refreshToken } = (answer ?? {}) as Record<string, unknown>;
-  if (typeof accessToken === 'string' && typeof refreshToken === 'string' && accessToken && refreshToken) {
-    return { r: refreshToken, a: accessToken };
-  }
-}
-
-async function keyOf(refreshToken: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(refreshToken)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-// The cookie's value; '' (which opens as nothing: a clean 401) when it is sent twice or is larger than a browser
-// would keep, so neither is decrypted nor chosen between.
-function readCookie(header: string | null, name: string): string | undefined {
-  const values = (header?.split(';') ?? []).map((part) => part.trim().split('=')).filter(([key]) => key === name);
-  if (!values.length) return undefined;
-  const value = values[0]!.slice(1).join('=');
-  return values.length > 1 || value.length > 4096 ? '' : value;
-}
-
-function json(status: number, body: unknown, cookies: readonly string[] = [], extra: Record<string, string> = {}): Response {
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra });
-  for (const cookie of cookies) headers.append('set-cookie', cookie);
-  return new Response(JSON.stringify(body), { status, headers });
 }

@@ -19,5 +19,7 @@ export { createMemoryRotationCache, type RotationCache } from './RotationCache';
 export { createRedisRotationCache, type RedisCommands } from './createRedisRotationCache';
 export { toNodeHandler, type NodeHandlerOptions } from './toNodeHandler';
 export type { Secrets } from './sealCookie';
+export type { LoginThrottle, LoginAttempt } from './LoginThrottle';
+export { MAX_CHUNKS } from './sessionCookie';
 export { asSignedOut } from './asSignedOut';
 export { getServerState } from './getServerState';

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { peerAddresses } from './clientAddress';
 import { BODY_LIMIT } from './readBody';
 
 /** Options of {@link toNodeHandler}. */
@@ -48,9 +49,10 @@ export function toNodeHandler(
       if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge();
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readNodeBody(req);
       if (body === null) return tooLarge();
-      const response = await handler(
-        new Request(url, { method: req.method, headers, ...(body?.length && { body: new Uint8Array(body) }) }),
-      );
+      const request = new Request(url, { method: req.method, headers, ...(body?.length && { body: new Uint8Array(body) }) });
+      // The client's address for the handler (a Fetch Request has none): the peer, which a browser cannot forge.
+      if (req.socket.remoteAddress) peerAddresses.set(request, req.socket.remoteAddress);
+      const response = await handler(request);
       const head: Record<string, string | string[]> = {};
       response.headers.forEach((value, name) => {
         if (name !== 'set-cookie') head[name] = value;

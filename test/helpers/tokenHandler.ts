@@ -183,3 +183,16 @@ export async function refreshUpstream(upstream: AuthServer, token: string): Prom
   const body = (await response.json()) as { data?: { refreshToken?: unknown }; errors?: Array<{ extensions?: { code?: string } }> };
   return body.data?.refreshToken ? 'OK' : (body.errors?.[0]?.extensions?.code ?? `HTTP ${response.status}`);
 }
+
+/** A page's `fetch` of `origin`: it sends the jar's cookies and its `Origin`, and keeps what `Set-Cookie` sets. */
+export function pageFetch(jar: CookieJar, origin: string): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('origin', origin);
+    const cookie = jar.header();
+    if (cookie) headers.set('cookie', cookie);
+    const response = await fetch(input, { ...init, headers });
+    jar.store(response.headers.getSetCookie());
+    return response;
+  };
+}

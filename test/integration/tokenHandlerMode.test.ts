@@ -1,22 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AuthRejectedError, createTokenAuth, createTokenHandlerTransport, SessionEndedError, type TokenAuth, type TokenAuthOptions } from '../../src';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
-import { type CookieJar, createCookieJar, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
+import { type CookieJar, createCookieJar, pageFetch, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
 
 const cleanups = useCleanups();
-
-/** A page's `fetch` of `origin`: it sends the jar's cookies and its `Origin`, and keeps what `Set-Cookie` sets. */
-function pageFetch(jar: CookieJar, origin: string): typeof fetch {
-  return async (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('origin', origin);
-    const cookie = jar.header();
-    if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(input, { ...init, headers });
-    jar.store(response.headers.getSetCookie());
-    return response;
-  };
-}
 
 /** A page load: a new session in token-handler mode, on the rig's cookies (one browser). */
 function openPage(rig: TokenHandlerRig, options: Partial<TokenAuthOptions> = {}, jar: CookieJar = rig.jar) {

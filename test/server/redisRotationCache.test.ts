@@ -1,62 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTokenHandler } from '../../src/server/createTokenHandler';
 import { createRedisRotationCache } from '../../src/server/createRedisRotationCache';
 import { startDemoServer, useCleanups } from '../helpers/overHttp';
+import { freePort, startRedisServer, useRedisServer } from '../helpers/redisServer';
 import { openCookie, postTo, SECRET, serveHandler, startTokenHandler } from '../helpers/tokenHandler';
 
-const REDIS_SERVER = '/usr/bin/redis-server';
 const cleanups = useCleanups();
-let redisServer: ChildProcess | undefined;
-let port = 0;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A client of the test's Redis, disconnected after the test. */
-function client(options: RedisOptions = {}): Redis {
-  const redis = new Redis({ host: '127.0.0.1', port, ...options });
-  redis.on('error', () => {});
-  cleanups.push(() => redis.disconnect());
-  return redis;
-}
-
-beforeAll(async () => {
-  if (!existsSync(REDIS_SERVER)) {
-    throw new Error(`${REDIS_SERVER} is missing: these tests need a real Redis. Install it with \`apt-get install -y redis-server\`.`);
-  }
-  port = await freePort();
-  redisServer = spawn(REDIS_SERVER, ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
-  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  probe.on('error', () => {});
-  const end = Date.now() + 5000;
-  for (;;) {
-    try {
-      if (probe.status !== 'ready') await probe.connect();
-      if ((await probe.ping()) === 'PONG') break;
-    } catch (error) {
-      if (Date.now() > end) throw new Error(`redis-server did not answer PING on port ${port}: ${(error as Error).message}`);
-      probe.disconnect();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  probe.disconnect();
-});
-
-afterAll(async () => {
-  if (!redisServer || redisServer.exitCode !== null) return;
-  const exited = new Promise((resolve) => redisServer!.once('exit', resolve));
-  redisServer.kill('SIGTERM');
-  await exited;
-});
+const redis = useRedisServer(cleanups);
+const client = (options: RedisOptions = {}) => redis.client(options);
 
 describe('createRedisRotationCache', () => {
   it('grants a claim to exactly one of many concurrent claimers, across clients, for its ttl', async () => {
@@ -191,8 +143,7 @@ describe('token handlers sharing Redis', () => {
 
   it('answers 503 within its bound while Redis is killed under two instances, spends nothing twice, and recovers when it restarts', async () => {
     const own = await freePort();
-    const start = () => spawn(REDIS_SERVER, ['--port', String(own), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
-    let redis = start();
+    let redis = await startRedisServer(own);
     cleanups.push(() => redis.kill('SIGKILL'));
     const upstream = await startDemoServer(cleanups);
     upstream.faults.delayMs.refresh = 150;
@@ -216,7 +167,7 @@ describe('token handlers sharing Redis', () => {
     expect(down.map((answer) => answer.status)).toEqual(Array(10).fill(503));
     expect(upstream.stats.refreshCalls).toBe(0);
 
-    redis = start();
+    redis = await startRedisServer(own);
     const restarted = Date.now();
     let after = await storm();
     while (after.some((answer) => answer.status !== 200) && Date.now() - restarted < 5000) after = await storm();

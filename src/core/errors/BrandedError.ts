@@ -15,8 +15,10 @@ export class BrandedError extends Error {
 
   constructor(message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
-    const { brand } = new.target as typeof BrandedError;
-    this.name = brand;
-    Object.defineProperty(this, brandKey(brand), { value: true });
+    this.name = (new.target as typeof BrandedError).brand;
+    // Branded as its class and every branded class it extends: `AuthRequestError.is` holds for a subclass too.
+    for (let type = new.target as typeof BrandedError; type.brand; type = Object.getPrototypeOf(type)) {
+      Object.defineProperty(this, brandKey(type.brand), { value: true });
+    }
   }
 }

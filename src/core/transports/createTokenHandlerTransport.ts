@@ -1,5 +1,6 @@
 import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
+import { LoginThrottledError } from '../errors/LoginThrottledError';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import { openTokenHandlerStore } from '../stores/openTokenHandlerStore';
 import type { TokenAuthTransport } from './TokenAuthTransport';
@@ -22,7 +23,8 @@ export interface TokenHandlerTransportOptions {
  * {@link SessionEndedError} of reason `no-session` and `logout`; any other 401 is a verdict
  * ({@link AuthRejectedError}). Anything else without an access token (the network, 5xx) is an
  * {@link AuthRequestError}: the session, and the cookie, are kept; a 403 on a refresh (the handler refuses this
- * page's origin) ends the restore as `no-session` with that error.
+ * page's origin) ends the restore as `no-session` with that error. A login refused by the handler's
+ * `loginThrottle` (429) is a {@link LoginThrottledError}, which carries the wait.
  *
  * @param basePath - The path (or URL) the handler serves, `/auth` by default on its side.
  *
@@ -58,6 +60,7 @@ export function createTokenHandlerTransport(basePath: string, options: TokenHand
     if (ended) throw new SessionEndedError(ended);
     if (response.ok) return { ...answer, refreshToken: answer?.accessToken };
     if (status === 401) throw new AuthRejectedError(rejectionMessage(route, message, code, status), route, [{ message, extensions: { code } }]);
+    if (status === 429 && route === 'login') throw new LoginThrottledError(message, Number(answer?.error?.retryAfter) || Number(response.headers.get('retry-after')) * 1000 || 0);
     const failed = new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
     // The handler refuses this page (a misconfigured origin): no session can be had, and retrying will not help.
     if (status === 403 && route === 'refresh') throw new SessionEndedError('no-session', failed);

@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   await app.waitFor(/listening on/, 30_000);
   proxy = createServer((req, res) => {
-    const headers = { ...req.headers, host: `127.0.0.1:${appPort}` };
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: `127.0.0.1:${appPort}` };
     delete headers['x-forwarded-host'];
     delete headers['x-forwarded-proto'];
     if (forwardHost) Object.assign(headers, { 'x-forwarded-host': req.headers.host, 'x-forwarded-proto': 'http' });

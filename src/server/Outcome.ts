@@ -1,0 +1,58 @@
+/**
+ * The `error` of a refusal: `code` for programs, `message` for people. The codes, with their HTTP status:
+ * - 401 `INVALID_CREDENTIALS` (or the code the upstream gave): wrong e-mail or password;
+ * - 200 `NO_SESSION` (from `/refresh`, with `accessToken: null`): no cookie, nobody signed in in this browser; not an
+ *   error, so that a page load signed out logs no failed request in the browser's console;
+ * - 401 `SESSION_INVALID`: a cookie that does not open (altered, or sealed with another secret): cleared;
+ * - 401 `SESSION_EXPIRED`: the refresh token's life is over: cleared;
+ * - 401 `SESSION_REVOKED`: the upstream refused the refresh token (used, revoked, expired): cleared;
+ * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared;
+ * - 403 `FORBIDDEN`: no `x-token-handler` header, or an origin that is not allowed; nothing was spent;
+ * - 400 `BAD_REQUEST`, 404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`, 413 `PAYLOAD_TOO_LARGE`;
+ * - 429 `TOO_MANY_ATTEMPTS`: the `loginThrottle` refused a login (`Retry-After` says when to try again);
+ * - 500 `SESSION_TOO_LARGE`: the pair does not fit in the cookies a browser keeps (see `MAX_CHUNKS`);
+ * - 500 `MISCONFIGURED`: `uri` or `secret` was not set (the message names it);
+ * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx, or an uncertain refusal such as Apollo Server's
+ *   `INTERNAL_SERVER_ERROR` until the upstream has answered a refresh token so three times); the cookie is kept,
+ *   try again.
+ */
+export interface TokenHandlerError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The user, as the login answer named it. */
+export interface TokenHandlerUser {
+  readonly id: string;
+  readonly email?: string;
+  readonly role?: string;
+}
+
+/** What the cookie holds, sealed. */
+export interface CookieSession {
+  /** The refresh token. */
+  readonly r: string;
+  /** The access token issued with it. */
+  readonly a: string;
+  /** When the handler received `a`, in ms by its own clock (the upstream's may differ). */
+  readonly t: number;
+  readonly u?: TokenHandlerUser;
+  /** When the refresh token's life ends, in ms. */
+  readonly e: number;
+  /** How many refreshes of `r` in a row the upstream answered with an uncertain refusal. */
+  readonly n?: number;
+}
+
+/** What a rotation, or a look at a cookie, came to: a session, or a refusal (with the cookie to keep, when it changed). */
+export type Outcome =
+  | { readonly session: CookieSession }
+  | { readonly error: TokenHandlerError; readonly status: number; readonly keep?: CookieSession };
+
+export const UNAVAILABLE = 503;
+
+/** A refusal with its status, code and message. */
+export const refusal = (status: number, code: string, message: string): Outcome => ({ status, error: { code, message } });
+
+/** The refusal of a call that got no verdict: the upstream (or the cache) could not be reached. */
+export const unavailable = (error: unknown): Outcome =>
+  refusal(UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', `The auth service could not be reached: ${(error as Error)?.message ?? error}`);

@@ -1,0 +1,150 @@
+import { AuthRejectedError, type TokenAuthTransport } from '../index';
+import { type CookieSession, type Outcome, refusal, unavailable } from './Outcome';
+import type { RotationCache } from './RotationCache';
+import { createCookieSealer, type Secrets } from './sealCookie';
+
+/** What {@link createRotator} needs. */
+export interface RotatorOptions {
+  readonly cache: RotationCache;
+  readonly secret: Secrets;
+  /** How long an upstream call may take, in ms: a claim lasts a second longer. */
+  readonly timeout: number;
+  /** How long a renewal's answer is kept for the requests that present the token it spent, in ms. */
+  readonly graceTime: number;
+  /** The refresh token's life, in ms, from a renewal. */
+  readonly sessionLife: number;
+  /** How long a refusal of `session` is kept, in ms. */
+  readonly refusalTime: (session: CookieSession) => number;
+  readonly now: () => number;
+  readonly report: (error: unknown) => void;
+}
+
+/** Rotates refresh tokens once each, across requests and instances. See {@link createRotator}. */
+export interface Rotator {
+  /** The rotation of `session`'s refresh token through `upstream`: one per token however many ask, here or on another instance. */
+  rotate(session: CookieSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome>;
+  /** The outcome kept for the refresh token of `key`, followed to the newest session it led to. */
+  newest(key: string): Promise<Outcome | undefined>;
+  /** Keeps `outcome` for `key` for `ttl` ms; `false` when the cache failed (reported). */
+  keep(key: string, outcome: Outcome, ttl: number): Promise<boolean>;
+  /** Resolves once a rotation of `key` in flight here is over. */
+  settled(key: string): Promise<unknown>;
+}
+
+// A refresh token whose refreshes the upstream answered with an uncertain refusal (Apollo Server's
+// INTERNAL_SERVER_ERROR) this many times in a row is taken as refused, as the page's own session would.
+const REFUSALS = 3;
+
+/**
+ * Creates the rotator of a token handler: a claim in the rotation cache makes one request, on one instance,
+ * spend a refresh token; its outcome, sealed, is kept for `graceTime` so that the others that present the token
+ * receive the same new pair (or the same refusal) instead of spending it again.
+ */
+export function createRotator(options: RotatorOptions): Rotator {
+  const { cache, timeout, graceTime, now, report } = options;
+  const outcomes = createCookieSealer(options.secret, 'rotation');
+  // Rotations of this instance in flight, by key: the requests that present one refresh token join one.
+  const running = new Map<string, Promise<Outcome>>();
+
+  async function rotateShared(key: string, session: CookieSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome> {
+    try {
+      const kept = await newest(key);
+      if (kept) return kept;
+      if (!(await cache.claim(key, timeout + 1000))) return await awaitOutcome(key);
+      // A rotation that finished between the look-up and the claim kept its outcome before letting go of its claim.
+      const raced = await newest(key);
+      if (raced) {
+        await cache.release(key).catch(report);
+        return raced;
+      }
+    } catch (error) {
+      // Without the cache, nothing can tell whether another instance is spending this token right now.
+      report(error);
+      return unavailable(error);
+    }
+    let answer: unknown;
+    try {
+      answer = await upstream.refresh(session.r, signal);
+    } catch (error) {
+      // An uncertain refusal is no verdict yet: the cookie counts it, and the third in a row is one.
+      const strikes = (session.n ?? 0) + 1;
+      if (!AuthRejectedError.is(error) || (error.uncertain && strikes < REFUSALS)) {
+        await cache.release(key).catch(report);
+        return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
+      }
+    }
+    // Refused, or answered without a pair: either way the token is spent and the session over.
+    const pair = pairOf(answer);
+    const outcome: Outcome = pair
+      ? { session: { ...session, ...pair, t: now(), e: now() + options.sessionLife, n: undefined } }
+      : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
+    // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
+    // make later requests wait for a rotation that is over.
+    if (await keep(key, outcome, pair ? graceTime : options.refusalTime(session))) await cache.release(key).catch(report);
+    return outcome;
+  }
+
+  async function keep(key: string, outcome: Outcome, ttl: number): Promise<boolean> {
+    try {
+      await cache.put(key, await outcomes.seal(outcome), ttl);
+      return true;
+    } catch (error) {
+      report(error);
+      return false;
+    }
+  }
+
+  // The outcome kept for `key`, followed through later rotations (a tab that raced two renewals gets the
+  // newest) and to a logout that ended the chain.
+  async function newest(key: string): Promise<Outcome | undefined> {
+    let outcome: Outcome | undefined;
+    for (let hops = 0; hops < 8; hops++) {
+      const sealed = await cache.get(key);
+      const next = sealed ? (await outcomes.open<Outcome>(sealed))?.value : undefined;
+      if (!next) break;
+      outcome = next;
+      if (!('session' in next)) break;
+      key = await keyOf(next.session.r);
+    }
+    return outcome;
+  }
+
+  async function awaitOutcome(key: string): Promise<Outcome> {
+    const until = now() + timeout + 1000;
+    while (now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      const outcome = await newest(key);
+      if (outcome) return outcome;
+    }
+    return unavailable(new Error('another instance renewing this session did not finish in time'));
+  }
+
+  return {
+    async rotate(session, upstream, signal) {
+      const key = await keyOf(session.r);
+      let rotation = running.get(key);
+      if (!rotation) {
+        rotation = rotateShared(key, session, upstream, signal).finally(() => running.delete(key));
+        running.set(key, rotation);
+      }
+      return rotation;
+    },
+    newest,
+    keep,
+    settled: (key) => running.get(key) ?? Promise.resolve(),
+  };
+}
+
+/** The cache key of a refresh token: its SHA-256, in hex. The token itself is never a key. */
+export async function keyOf(refreshToken: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(refreshToken)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The pair of an upstream answer, as the cookie keeps it; `undefined` when it carries none. */
+export function pairOf(answer: unknown): { r: string; a: string } | undefined {
+  const { accessToken, refreshToken } = (answer ?? {}) as Record<string, unknown>;
+  if (typeof accessToken === 'string' && typeof refreshToken === 'string' && accessToken && refreshToken) {
+    return { r: refreshToken, a: accessToken };
+  }
+}

@@ -1,0 +1,103 @@
+import type { CookieSession } from './Outcome';
+import { createCookieSealer, type Secrets } from './sealCookie';
+
+/** Options of {@link createSessionCookie}. */
+export interface SessionCookieOptions {
+  readonly name: string;
+  readonly secret: Secrets;
+  readonly secure: boolean;
+  readonly sameSite: 'Strict' | 'Lax';
+  readonly now: () => number;
+}
+
+/** The session cookie of one request, opened. */
+export type OpenedCookie =
+  /** The cookie's value as sent (chunks joined), its session, and whether an older secret sealed it. */
+  | { readonly value: string; readonly session: CookieSession; readonly stale: boolean }
+  /** A cookie that does not open: altered, sealed with a secret off the ring, sent twice, or too large. */
+  | { readonly value: string; readonly session?: undefined };
+
+/** The session cookie: sealed, and split in chunks when a large pair does not fit one browser cookie. */
+export interface SessionCookie {
+  /** The cookie's value as the request sent it (chunks joined): `undefined` without one, `''` when malformed. */
+  value(headers: Headers): string | undefined;
+  /** Opens the request's cookie: `null` without one. */
+  open(headers: Headers): Promise<OpenedCookie | null>;
+  /**
+   * The `Set-Cookie` values that store `session`, clearing chunks of the request's cookie it no longer needs;
+   * `undefined` when it does not fit in {@link MAX_CHUNKS} browser cookies.
+   */
+  write(session: CookieSession, headers: Headers): Promise<string[] | undefined>;
+  /** The `Set-Cookie` values that clear the cookie, and every chunk of it the request sent. */
+  clear(headers: Headers): string[];
+}
+
+// Browsers keep a cookie whose name and value take at most 4,096 bytes, and drop a larger one without a word.
+// The sealed value is ASCII (base64url), so characters are bytes.
+const COOKIE_BYTES = 4096;
+/** At most this many cookies hold one session: with the page's other cookies the header stays under the 16 kB a Node server reads. */
+export const MAX_CHUNKS = 3;
+
+/**
+ * Creates the session cookie of a token handler. A session whose sealed value fits one cookie (name and value at
+ * most 4,096 bytes) is `name`; a larger one (an access token that embeds permission sets) is split into
+ * `name.0`, `name.1`…, at most {@link MAX_CHUNKS}, and joined again when read. A cookie sent twice, or chunks
+ * that do not make a whole, open as nothing.
+ */
+export function createSessionCookie({ name, secret, secure, sameSite, now }: SessionCookieOptions): SessionCookie {
+  const sealer = createCookieSealer(secret, `cookie:${name}`);
+  const attributes = `Path=/; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
+  const cleared = (cookie: string) => `${cookie}=; Max-Age=0; ${attributes}`;
+  const chunk = (index: number) => `${name}.${index}`;
+  const chunkSize = COOKIE_BYTES - chunk(MAX_CHUNKS).length - 1;
+
+  // The names and values of the request's cookies that belong to the session.
+  function sent(headers: Headers): Array<[string, string]> {
+    const pairs: Array<[string, string]> = [];
+    for (const part of headers.get('cookie')?.split(';') ?? []) {
+      const at = part.indexOf('=');
+      const key = (at < 0 ? part : part.slice(0, at)).trim();
+      if (key === name || key.startsWith(`${name}.`)) pairs.push([key, at < 0 ? '' : part.slice(at + 1).trim()]);
+    }
+    return pairs;
+  }
+
+  function value(headers: Headers): string | undefined {
+    const pairs = sent(headers);
+    if (!pairs.length) return undefined;
+    const names = new Set(pairs.map(([key]) => key));
+    // Sent twice, or both whole and in chunks: nothing to choose between.
+    if (names.size !== pairs.length || (names.has(name) && names.size > 1)) return '';
+    if (names.has(name)) return pairs[0]![1].length + name.length > COOKIE_BYTES ? '' : pairs[0]![1];
+    const parts: string[] = [];
+    for (let index = 0; index < MAX_CHUNKS && names.has(chunk(index)); index++) parts.push(pairs.find(([key]) => key === chunk(index))![1]);
+    return parts.length === names.size && parts.every((part) => part.length <= chunkSize) ? parts.join('') : '';
+  }
+
+  return {
+    value,
+    async open(headers) {
+      const text = value(headers);
+      if (text === undefined) return null;
+      const opened = await sealer.open<CookieSession>(text);
+      if (!opened || typeof opened.value?.r !== 'string') return { value: text };
+      return { value: text, session: opened.value, stale: opened.stale };
+    },
+    async write(session, headers) {
+      const sealed = await sealer.seal(session);
+      const life = `Max-Age=${Math.max(0, Math.floor((session.e - now()) / 1000))}; ${attributes}`;
+      const stale = sent(headers).map(([key]) => key);
+      if (name.length + 1 + sealed.length <= COOKIE_BYTES) {
+        return [`${name}=${sealed}; ${life}`, ...stale.filter((key) => key !== name).map(cleared)];
+      }
+      const count = Math.ceil(sealed.length / chunkSize);
+      if (count > MAX_CHUNKS) return undefined;
+      const chunks = Array.from({ length: count }, (_, index) => `${chunk(index)}=${sealed.slice(index * chunkSize, (index + 1) * chunkSize)}; ${life}`);
+      const kept = new Set(Array.from({ length: count }, (_, index) => chunk(index)));
+      return [...chunks, ...stale.filter((key) => !kept.has(key)).map(cleared)];
+    },
+    clear(headers) {
+      return [...new Set([name, ...sent(headers).map(([key]) => key)])].map(cleared);
+    },
+  };
+}
