@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
+import { TEST_USERS } from '../../../src/testing/users';
 import { launchChromium } from '../browser';
 import { type Child, exampleDir, freePort, requireInstalled, run } from './exampleApp';
+import { fatUser } from '../../helpers/fatUser';
 
 // examples/express behind a reverse proxy that hands the app its own Host (127.0.0.1:<app port>) and says in
 // X-Forwarded-Host which host the browser used, as nginx, a load balancer or a container's port mapping does.
@@ -19,6 +21,7 @@ const contexts: BrowserContext[] = [];
 // Whether the proxy says which host the browser used; the test of the refusal turns it off.
 let forwardHost = true;
 
+
 beforeAll(async () => {
   const tsx = requireInstalled('express', 'tsx');
   // The server and the page type-check against the real Express and the package as built (the docs include
@@ -28,7 +31,7 @@ beforeAll(async () => {
   requireInstalled('express', 'esbuild');
   const build = run('npm', ['run', '--silent', 'build'], { cwd: dir });
   expect(await build.exited(60_000), build.output()).toBe(0);
-  api = createTestAuthServer();
+  api = createTestAuthServer({ users: [...TEST_USERS, fatUser('fat@demo.test', 4000), fatUser('huge@demo.test', 10_000)] });
   const graphqlUrl = await api.listen(0, '127.0.0.1');
   appPort = await freePort();
   app = run(tsx, ['server.ts'], {
@@ -108,5 +111,34 @@ describe.each(['127.0.0.1', 'localhost'])('examples/express through a proxy that
     const error = page.getByTestId('error');
     await error.getByText(`The origin http://${host}:${proxyPort} is not allowed`).waitFor();
     expect(await error.textContent()).toMatch(new RegExp(`its own origin to be http://127\\.0\\.0\\.1:${appPort}.*\`origin\`.*\`allowedOrigins\`.*\`trustProxy\``));
+  });
+
+  it('keeps a session whose access token is 4 kB across a reload (the cookie in chunks), and refuses one too large for cookies in words', async () => {
+    const { page, context, errors } = await newPage();
+    await page.goto(url());
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    await page.getByTestId('email').fill('fat@demo.test');
+    await page.getByTestId('password').fill('fat-pass');
+    await page.getByTestId('sign-in-button').click();
+    await page.getByTestId('status').getByText('Signed in as fat@demo.test').waitFor();
+    // What Chromium kept: every chunk, none dropped.
+    const kept = (await context.cookies()).filter((cookie) => cookie.name.startsWith('__Host-token-pair'));
+    expect(kept.map((cookie) => cookie.name).sort()).toEqual(['__Host-token-pair.0', '__Host-token-pair.1']);
+    await page.reload();
+    await page.getByTestId('status').getByText('Signed in as fat@demo.test').waitFor();
+    await page.getByTestId('me').getByText('me: fat@demo.test (Auditor)').waitFor();
+
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/auth/logout');
+    await page.getByTestId('sign-out').click();
+    await loggedOut;
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    expect((await context.cookies()).filter((cookie) => cookie.name.startsWith('__Host-token-pair'))).toEqual([]);
+    expect(errors).toEqual([]);
+
+    await page.getByTestId('email').fill('huge@demo.test');
+    await page.getByTestId('password').fill('fat-pass');
+    await page.getByTestId('sign-in-button').click();
+    await page.getByTestId('error').getByText(/does not fit in the 3 cookies a browser keeps for it/).waitFor();
+    expect(await page.getByTestId('status').textContent()).toBe('Signed out');
   });
 });
