@@ -109,23 +109,6 @@ export interface TokenHandlerCookieOptions {
   maxAge?: number;
 }
 
-/** The cookie of {@link TokenHandlerOptions.cookie}. */
-export interface TokenHandlerCookieOptions {
-  /**
-   * @defaultValue `'__Host-token-pair'`; `'token-pair'` when `secure` is `false` (the prefix demands `Secure`)
-   */
-  name?: string;
-  /**
-   * Browsers treat `http://localhost` and `http://127.0.0.1` as secure, so this stays `true` in development.
-   * @defaultValue `true`
-   */
-  secure?: boolean;
-  /** @defaultValue `'Strict'` */
-  sameSite?: 'Strict' | 'Lax';
-  /** How long the session lasts without a refresh, in seconds: the refresh token's life. @defaultValue 30 days */
-  maxAge?: number;
-}
-
 /** What {@link TokenHandler.getServerSession} yields for one incoming request. */
 export interface ServerSession {
   /** The access token to render with; `null` when nobody is signed in (or the upstream could not be reached). */
