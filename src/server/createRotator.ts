@@ -34,6 +34,8 @@ export interface Rotator {
 // A refresh token whose refreshes the upstream answered with an uncertain refusal (Apollo Server's
 // INTERNAL_SERVER_ERROR) this many times in a row is taken as refused, as the page's own session would.
 const REFUSALS = 3;
+// How often an outcome the cache did not take is put again, in ms.
+const RETRY_KEEP = 20;
 
 /**
  * Creates the rotator of a token handler: a claim in the rotation cache makes one request, on one instance,
@@ -45,6 +47,10 @@ export function createRotator(options: RotatorOptions): Rotator {
   const outcomes = createCookieSealer(options.secret, 'rotation');
   // Rotations of this instance in flight, by key: the requests that present one refresh token join one.
   const running = new Map<string, Promise<Outcome>>();
+  // Outcomes the cache did not take (Redis down or paused mid-rotation), by key: they answer this instance's
+  // requests, and are put again until the cache takes them, so that the other instances learn of the rotation
+  // rather than spend its token again once Redis is back.
+  const unkept = new Map<string, { outcome: Outcome; until: number }>();
 
   async function rotateShared(key: string, session: CookieSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome> {
     try {
@@ -85,13 +91,34 @@ export function createRotator(options: RotatorOptions): Rotator {
   }
 
   async function keep(key: string, outcome: Outcome, ttl: number): Promise<boolean> {
+    const sealed = await outcomes.seal(outcome);
     try {
-      await cache.put(key, await outcomes.seal(outcome), ttl);
+      await cache.put(key, sealed, ttl);
+      unkept.delete(key);
       return true;
     } catch (error) {
       report(error);
+      const until = now() + ttl;
+      unkept.set(key, { outcome, until });
+      const retry = async () => {
+        if (unkept.get(key)?.until !== until || now() >= until) return;
+        try {
+          await cache.put(key, sealed, until - now());
+          unkept.delete(key);
+        } catch {
+          setTimeout(retry, RETRY_KEEP).unref?.();
+        }
+      };
+      setTimeout(retry, RETRY_KEEP).unref?.();
       return false;
     }
+  }
+
+  async function kept(key: string): Promise<Outcome | undefined> {
+    const mine = unkept.get(key);
+    if (mine && mine.until > now()) return mine.outcome;
+    const sealed = await cache.get(key);
+    return sealed ? (await outcomes.open<Outcome>(sealed))?.value : undefined;
   }
 
   // The outcome kept for `key`, followed through later rotations (a tab that raced two renewals gets the
@@ -99,8 +126,7 @@ export function createRotator(options: RotatorOptions): Rotator {
   async function newest(key: string): Promise<Outcome | undefined> {
     let outcome: Outcome | undefined;
     for (let hops = 0; hops < 8; hops++) {
-      const sealed = await cache.get(key);
-      const next = sealed ? (await outcomes.open<Outcome>(sealed))?.value : undefined;
+      const next = await kept(key);
       if (!next) break;
       outcome = next;
       if (!('session' in next)) break;

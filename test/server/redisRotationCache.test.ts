@@ -146,7 +146,7 @@ describe('token handlers sharing Redis', () => {
     let redis = await startRedisServer(own);
     cleanups.push(() => redis.kill('SIGKILL'));
     const upstream = await startDemoServer(cleanups);
-    upstream.faults.delayMs.refresh = 150;
+    upstream.faults.delayMs.refreshToken = 150;
     const origins: string[] = [];
     for (let i = 0; i < 2; i++) {
       const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client({ port: own }), 'kill:', 200), onError: () => {} });
