@@ -1,10 +1,11 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { longSessionMarkdown, longSessionSummary, simulateLongSession } from './longSession.ts';
 import { measureOverhead, overheadMarkdown, overheadSummary } from './overhead.ts';
 import { measureSizeByPart, sizeByPartMarkdown, sizeByPartSummary } from './sizeByPart.ts';
 import { measureStorms, stormMarkdown, stormSummary } from './storm.ts';
+import { HANDLER_SECTION, keptSection } from './resultsSection.ts';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const STORM_SIZES = [10, 100, 1000];
@@ -55,6 +56,8 @@ const markdown = [
   '',
   sizeByPartMarkdown(sizes),
   '',
+  // The token handler's load figures come from `npm run bench:handler`, which needs redis-server: kept as they are.
+  keptSection(await readFile(RESULTS, 'utf8').catch(() => ''), HANDLER_SECTION),
 ].join('\n');
 await writeFile(RESULTS, markdown);
 console.log(`wrote ${RESULTS} in ${seconds.toFixed(1)} s`);
