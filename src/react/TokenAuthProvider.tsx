@@ -28,9 +28,10 @@ export interface TokenAuthProviderProps {
  * @remarks
  * It only reads the session: the timer, the restore and every refresh belong to `auth`, so StrictMode's double
  * effects and remounts start nothing twice. Whenever the signed-in user goes (a logout here or in another tab,
- * `auth.logout()`, a session the service ended, a login as someone else here or elsewhere), it resets the Apollo
- * store: mounted queries stop showing that user's data, and active ones are fetched again as whoever is signed
- * in now, with no token after a sign-out. A login as the same user keeps the cache. On the server, and while hydrating, it renders the state the
+ * `auth.logout()`, a session the service ended, a login as someone else here or elsewhere), it empties the Apollo
+ * store: mounted queries stop showing that user's data. After a sign-out nothing more is sent for them
+ * (`clearStore()`); when another user signs in, active queries are fetched again as that user (`resetStore()`).
+ * A login as the same user keeps the cache. On the server, and while hydrating, it renders the state the
  * session started in, so the markup matches.
  *
  * @example
@@ -94,16 +95,16 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   }, [auth, serverState]);
 
   // However the session ends (a logout here or elsewhere, a refusal, a login as someone else), the signed-in
-  // user's data goes: the cache is reset, which tells mounted queries their data is gone, and active queries are
-  // fetched again as whoever is signed in now. The session has moved on by then, so no query goes out with the
-  // previous user's token.
+  // user's data goes: the cache is emptied, which tells mounted queries their data is gone. Only another user's
+  // sign-in fetches active queries again: after a sign-out they would go out with no token, for a screen that is
+  // about to change. The session has moved on by then, so no query goes out with the previous user's token.
   useEffect(() => {
     let shown = userOf(auth.getState());
     return auth.subscribe(() => {
       const state = auth.getState();
       if (state.status === 'loading') return;
       const now = userOf(state);
-      if (shown && now !== shown) binding.cleared = reset(client);
+      if (shown && now !== shown) binding.cleared = reset(client, !!now);
       shown = now;
     });
   }, [auth, client, binding]);
@@ -115,19 +116,19 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   );
 }
 
-// Resets the store and settles once the cache is empty, before the refetch of the active queries that follows:
-// a logout waits for the previous user's data to go, not for a network that may not answer. A refetch that fails
-// shows in its own query; a reset that could not empty the cache is reported.
-function reset(client: ApolloClient): Promise<void> {
+// Empties the store, and with `refetch` fetches the active queries again; settles once the cache is empty, before
+// that refetch: a logout waits for the previous user's data to go, not for a network that may not answer. A
+// refetch that fails shows in its own query; a reset that could not empty the cache is reported.
+function reset(client: ApolloClient, refetch: boolean): Promise<void> {
   return new Promise((resolve) => {
     let cleared = false;
-    const off = client.onResetStore(async () => {
+    const off = client[refetch ? 'onResetStore' : 'onClearStore'](async () => {
       cleared = true;
       resolve();
     });
-    client.resetStore().then(off, (error: unknown) => {
+    (refetch ? client.resetStore() : client.clearStore()).then(off, (error: unknown) => {
       off();
-      if (!cleared) console.error('apollo-link-token-pair: resetStore failed after the session ended.', error);
+      if (!cleared) console.error(`apollo-link-token-pair: ${refetch ? 'resetStore' : 'clearStore'} failed after the session ended.`, error);
     }).finally(resolve);
   });
 }
