@@ -40,7 +40,7 @@ const PARTS: Record<string, string> = {
 // Parts whose stub takes more with it than their own code.
 const LABELS: Record<string, string> = {
   'core/session/TokenSession.ts': '`src/core/session/TokenSession.ts` (the engine) and every part that only it imports: transport, store seam, timer, schedule, resume, memory store',
-  'core/tokens/readTokenPair.ts': '`src/core/tokens/readTokenPair.ts` with jwt-decode',
+  'core/tokens/readTokenPair.ts': '`src/core/tokens/readTokenPair.ts` with the JWT decoder',
 };
 const ERROR_FILES = /core\/errors\/(BrandedError|AuthRequestError|AuthRejectedError|SessionEndedError)\.ts$/;
 const ERROR_STUBS: Record<string, string> = {
@@ -122,7 +122,7 @@ export function sizeByPartMarkdown(sizes: SizeByPart): string {
   return [
     '## 4. Size of the core, by part',
     '',
-    'Each bundle is built from `src` with esbuild as size-limit does it (peers external, jwt-decode bundled, minified, gzip level 9). A part\'s cost is what the gzipped bundle loses when that part alone is replaced by a stub; parts share strings and code, so the costs overlap. `npm run size` measures the built `dist/` and is the figure CI checks against `.size-limit.cjs`; it comes out about 140 bytes smaller than this measure of `src`.',
+    'Each bundle is built from `src` with esbuild as size-limit does it (peers external, minified, gzip level 9). A part\'s cost is what the gzipped bundle loses when that part alone is replaced by a stub; parts share strings and code, so the costs overlap. `npm run size` measures the built `dist/` and is the figure CI checks against `.size-limit.cjs`; it comes out about 140 bytes smaller than this measure of `src`.',
     '',
     markdownTable(
       ['Bundle', 'gzipped bytes', 'budget (issue 10)', 'CI limit'],

@@ -1,4 +1,4 @@
-import { jwtDecode } from 'jwt-decode';
+import { decodeJwt } from '../shared/decodeJwt';
 import { AuthRejectedError, isRefusal } from '../index';
 import { maskToken } from './maskToken';
 import { describeErrors, postGraphQL, type GraphQLAnswer } from './postGraphQL';
@@ -109,7 +109,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const received = Date.now();
   let claims: Record<string, unknown> | undefined;
   try {
-    claims = jwtDecode<Record<string, unknown>>(first.accessToken);
+    claims = decodeJwt<Record<string, unknown>>(first.accessToken);
     check('jwt', 'Access token is a JWT', 'ok', `Its claims: ${Object.keys(claims).join(', ')}.`);
   } catch {
     check('jwt', 'Access token is a JWT', 'fail', 'It cannot be decoded as a JWT: the package cannot time the proactive refresh.');
