@@ -184,15 +184,19 @@ export async function refreshUpstream(upstream: AuthServer, token: string): Prom
   return body.data?.refreshToken ? 'OK' : (body.errors?.[0]?.extensions?.code ?? `HTTP ${response.status}`);
 }
 
-/** A page's `fetch` of `origin`: it sends the jar's cookies and its `Origin`, and keeps what `Set-Cookie` sets. */
-export function pageFetch(jar: CookieJar, origin: string): typeof fetch {
+/**
+ * A page's `fetch` of `origin` (through `fetcher`): it sends the jar's cookies and its `Origin`, keeps what
+ * `Set-Cookie` sets, and records each answer's status and body in `answers` when given.
+ */
+export function pageFetch(jar: CookieJar, origin: string, fetcher: typeof fetch = fetch, answers?: unknown[]): typeof fetch {
   return async (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set('origin', origin);
     const cookie = jar.header();
     if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(input, { ...init, headers });
+    const response = await fetcher(input, { ...init, headers });
     jar.store(response.headers.getSetCookie());
+    answers?.push({ status: response.status, body: await response.clone().json() });
     return response;
   };
 }

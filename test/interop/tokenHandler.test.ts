@@ -3,26 +3,12 @@ import { AuthRejectedError, createTokenAuth, createTokenHandlerTransport, type T
 import { createTokenHandler } from '../../src/server';
 import { createTestClock } from '../../src/testing';
 import { useCleanups } from '../helpers/overHttp';
-import { type CookieJar, createCookieJar, SECRET, serveHandler } from '../helpers/tokenHandler';
+import { createCookieJar, pageFetch, SECRET, serveHandler } from '../helpers/tokenHandler';
 import { startApolloServerSpec } from './servers/startApolloServerSpec';
 import { startYogaSpec } from './servers/startYogaSpec';
 import { ADMIN, advanceUntil, DOCUMENTS, postGraphQL, trackedFetch } from './specServer';
 
 const cleanups = useCleanups();
-
-/** A page's `fetch` of `origin`: it sends the jar's cookies and its `Origin`, and keeps what `Set-Cookie` sets. */
-function pageFetch(jar: CookieJar, origin: string, fetcher: typeof fetch, answers?: unknown[]): typeof fetch {
-  return async (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('origin', origin);
-    const cookie = jar.header();
-    if (cookie) headers.set('cookie', cookie);
-    const response = await fetcher(input, { ...init, headers });
-    jar.store(response.headers.getSetCookie());
-    answers?.push({ status: response.status, body: await response.clone().json() });
-    return response;
-  };
-}
 
 /** A spec server, `./server`'s token handler in front of it, and a page's session through the handler, on one test clock. */
 async function startBehindHandler(start: typeof startApolloServerSpec, options: Partial<TokenAuthOptions> = {}) {

@@ -2,7 +2,6 @@
 import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client';
 import { act, cleanup, render } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,6 +9,7 @@ import { createTokenAuth, type TokenStore } from '../../src';
 import { BrowserTokenAuthProvider, useAuth } from '../../src/react';
 import { getServerState } from '../../src/server/getServerState';
 import { createFetchStub } from '../helpers/fetchStub';
+import { hydrate } from '../helpers/hydrate';
 import { makePair } from '../helpers/jwt';
 
 afterEach(cleanup);
@@ -71,18 +71,8 @@ describe('BrowserTokenAuthProvider', () => {
         </BrowserTokenAuthProvider>
       </StrictMode>
     );
-    const html = renderOnServer(page);
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.appendChild(container);
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const recoverable = vi.fn();
-    let root!: ReturnType<typeof hydrateRoot>;
-    await act(async () => {
-      root = hydrateRoot(container, page, { onRecoverableError: recoverable });
-    });
-    expect([...recoverable.mock.calls, ...errors.mock.calls]).toEqual([]);
-    errors.mockRestore();
+    const { container, root, reported } = await hydrate(renderOnServer(page), page);
+    expect(reported).toEqual([]);
     expect(create).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(made[0]!.getState().status).toBe('authenticated'));
     expect(container.textContent).toBe('authenticated as a@b.test');

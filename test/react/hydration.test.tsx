@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryTokenStore, createTokenAuth, type TokenAuth, type TokenAuthState, type TokenStore } from '../../src';
 import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
 import { createFetchStub } from '../helpers/fetchStub';
+import { hydrate } from '../helpers/hydrate';
 import { makePair } from '../helpers/jwt';
 
 afterEach(cleanup);
@@ -36,22 +37,6 @@ function tree(auth: TokenAuth, children = <p>secret</p>, serverState?: TokenAuth
 /** A store that answers asynchronously, as secure storage or another tab does. */
 function asyncStore(pair: ReturnType<typeof makePair> | null): TokenStore {
   return { get: () => Promise.resolve(pair), set: () => {}, clear: () => {} };
-}
-
-/** Hydrates `html` with `element` in a container of the page; what React reported meanwhile, and the root. */
-async function hydrate(html: string, element: ReactElement) {
-  const container = document.createElement('div');
-  container.innerHTML = html;
-  document.body.appendChild(container);
-  const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-  const recoverable = vi.fn();
-  let root!: ReturnType<typeof hydrateRoot>;
-  await act(async () => {
-    root = hydrateRoot(container, element, { onRecoverableError: recoverable });
-  });
-  const reported = [...recoverable.mock.calls, ...errors.mock.calls];
-  errors.mockRestore();
-  return { container, root, reported };
 }
 
 describe('hydration of a server-rendered tree', () => {

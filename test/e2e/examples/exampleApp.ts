@@ -2,6 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { launchChromium } from '../browser';
 
 /** The folder of `examples/<name>`. */
 export const exampleDir = (name: string) => join(__dirname, '../../../examples', name);
@@ -71,6 +74,34 @@ export function run(command: string, args: readonly string[], options: { cwd: st
       child.kill('SIGTERM');
       const stopped = await Promise.race([exit.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref())]);
       if (!stopped) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * Chromium for the test file, and browser contexts of its own for each test (closed after it), whose pages'
+ * console errors and uncaught errors are collected: an example shows none.
+ */
+export function useChromium() {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    async newContext(): Promise<{ context: BrowserContext; errors: string[] }> {
+      const context = await browser!.newContext();
+      contexts.push(context);
+      const errors: string[] = [];
+      context.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
+      context.on('weberror', (error) => errors.push(`page: ${error.error().message}`));
+      return { context, errors };
     },
   };
 }

@@ -1,23 +1,21 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
 import { TEST_USERS } from '../../../src/testing/users';
-import { launchChromium } from '../browser';
-import { type Child, exampleDir, freePort, requireInstalled, run } from './exampleApp';
+import { type Child, exampleDir, freePort, requireInstalled, run, useChromium } from './exampleApp';
 import { fatUser } from '../../helpers/fatUser';
 
 // examples/express behind a reverse proxy that hands the app its own Host (127.0.0.1:<app port>) and says in
 // X-Forwarded-Host which host the browser used, as nginx, a load balancer or a container's port mapping does.
 const dir = exampleDir('express');
+const chromium = useChromium();
 let api: TestAuthServer;
 let app: Child;
 let appPort: number;
 let proxy: Server;
 let proxyPort: number;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 // Whether the proxy says which host the browser used; the test of the refusal turns it off.
 let forwardHost = true;
 
@@ -53,27 +51,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyPort = (proxy.address() as AddressInfo).port;
-  browser = await launchChromium();
 }, 120_000);
 
-afterEach(async () => {
+afterEach(() => {
   forwardHost = true;
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 
 afterAll(async () => {
-  await browser?.close();
   await new Promise((resolve) => proxy?.close(resolve));
   await app?.kill();
   await api?.close();
 });
 
 async function newPage(): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const errors: string[] = [];
-  context.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
-  context.on('weberror', (error) => errors.push(`page: ${error.error().message}`));
+  const { context, errors } = await chromium.newContext();
   return { page: await context.newPage(), context, errors };
 }
 

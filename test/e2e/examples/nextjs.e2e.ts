@@ -1,20 +1,18 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
-import { launchChromium } from '../browser';
-import { type Child, exampleDir, freePort, requireInstalled, run } from './exampleApp';
+import { type Child, exampleDir, freePort, requireInstalled, run, useChromium } from './exampleApp';
 
 // examples/nextjs built with `next build` and served by `next start`, the package's test server as its API, in
 // Chromium at both 127.0.0.1 and localhost, with no option beyond the API's URL and the secret.
 const dir = exampleDir('nextjs');
+const chromium = useChromium();
 const ACCESS_TOKEN_TTL = 8; // s: the handler hands out a cookie's token for half its life, so it is stale after 4 s
 let api: TestAuthServer;
 let next: Child;
 let port: number;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   const bin = requireInstalled('nextjs', 'next');
@@ -30,28 +28,14 @@ beforeAll(async () => {
     env: { NEXT_TELEMETRY_DISABLED: '1', GRAPHQL_URL: graphqlUrl, TOKEN_HANDLER_SECRET: 'an-e2e-secret-of-at-least-32-bytes-long' },
   });
   await next.waitFor(/Ready in|started server/i, 60_000);
-  browser = await launchChromium();
 }, 300_000);
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
 afterAll(async () => {
-  await browser?.close();
   await next?.kill();
   await api?.close();
 });
 
-/** A browser context of its own whose pages' console errors and uncaught errors are collected. */
-async function newContext(): Promise<{ context: BrowserContext; errors: string[] }> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const errors: string[] = [];
-  context.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
-  context.on('weberror', (error) => errors.push(`page: ${error.error().message}`));
-  return { context, errors };
-}
+const newContext = () => chromium.newContext();
 
 async function signIn(page: Page): Promise<void> {
   await page.getByTestId('client-status').getByText('Signed out').waitFor();

@@ -1,17 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
-import { launchChromium } from '../browser';
-import { type Child, exampleDir, freePort, requireInstalled, run } from './exampleApp';
+import { type Child, exampleDir, freePort, requireInstalled, run, useChromium } from './exampleApp';
 
 // examples/vite-spa type-checked and built with its own tsc and vite, served by `vite preview`, calling the
 // package's test server directly.
 const dir = exampleDir('vite-spa');
+const chromium = useChromium();
 let api: TestAuthServer;
 let preview: Child;
 let port: number;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   const vite = requireInstalled('vite-spa', 'vite');
@@ -22,27 +20,14 @@ beforeAll(async () => {
   port = await freePort();
   preview = run(vite, ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: dir });
   await preview.waitFor(/Local:/, 30_000);
-  browser = await launchChromium();
 }, 180_000);
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
 afterAll(async () => {
-  await browser?.close();
   await preview?.kill();
   await api?.close();
 });
 
-async function newContext(): Promise<{ context: BrowserContext; errors: string[] }> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const errors: string[] = [];
-  context.on('console', (message) => message.type() === 'error' && errors.push(`console: ${message.text()}`));
-  context.on('weberror', (error) => errors.push(`page: ${error.error().message}`));
-  return { context, errors };
-}
+const newContext = () => chromium.newContext();
 
 async function signIn(page: Page): Promise<void> {
   await page.getByTestId('status').getByText('Signed out').waitFor();
