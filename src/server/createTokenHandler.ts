@@ -247,7 +247,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       // Sealed with an older secret of the ring: sealed again with the newest.
       if (!renewed && !('r' in found && resealing.has(found))) return { outcome, cookies: [] };
       const cookies = await cookie.write(outcome.session, headers);
-      return cookies ? { outcome, cookies } : { outcome: tooLarge('renewed'), cookies: cookie.clear(headers) };
+      return cookies ? { outcome, cookies } : { outcome: tooLarge(`a renewed access token of ${outcome.session.a.length} bytes`), cookies: cookie.clear(headers) };
     }
     if (outcome.status === 401) return { outcome, cookies: cookie.clear(headers) };
     return { outcome, cookies: (outcome.keep && (await cookie.write(outcome.keep, headers))) || [] };
