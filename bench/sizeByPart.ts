@@ -18,8 +18,8 @@ interface SizeLimitEntry {
 // The two core entries of `.size-limit.cjs`: their peers, imports and limits.
 // The core's rows: those that import from dist/index.js (the other entries are measured without the core).
 const ENTRIES = (createRequire(import.meta.url)('../.size-limit.cjs') as SizeLimitEntry[]).filter((entry) => entry.import && entry.path === 'dist/index.js');
-// The budgets of issue 10, where they differ from the limit CI holds the bundle to.
-const BUDGETS: Record<string, number> = { createMemoryTokenStore: 5_000, createBroadcastTokenStore: 6_500 };
+// The budgets (issue 22 for the memory store, issue 10 for the broadcast store).
+const BUDGETS: Record<string, number> = { createMemoryTokenStore: 6_000, createBroadcastTokenStore: 6_500 };
 
 // Each part, replaced by the least that keeps the bundle building: what is left out is what it costs.
 const PARTS: Record<string, string> = {
@@ -27,7 +27,8 @@ const PARTS: Record<string, string> = {
   'core/transports/createGraphQLTransport.ts': 'export const createGraphQLTransport = () => ({});',
   'core/stores/shareTokenStore.ts': 'export const shareTokenStore = (store) => store;',
   'core/stores/createBroadcastTokenStore.ts': 'export const createBroadcastTokenStore = () => ({});',
-  'core/stores/openStore.ts': 'export const openStore = () => ({}); export const storeIO = () => ({}); export const markShared = (s) => s;',
+  'core/stores/openStore.ts': 'export const openStore = () => ({}); export const withSeam = (s) => s; export const rotateWith = () => {}; export const OWNED = "";',
+  'core/stores/storeIO.ts': 'export const storeIO = () => ({});',
   'link/TokenExpiredLink.ts': 'export class TokenExpiredLink {}',
   'link/TokenAuthLink.ts': 'export class TokenAuthLink {}; export const SENT_TOKEN_KEY = "";',
   'core/tokens/readTokenPair.ts': 'export const readTokenPair = () => ({}); export const decodeAccessToken = () => ({}); export const isTokenPair = () => true;',
@@ -127,7 +128,7 @@ export function sizeByPartMarkdown(sizes: SizeByPart): string {
     'Each bundle is built from `src` with esbuild as size-limit does it (peers external, minified, gzip level 9). A part\'s cost is what the gzipped bundle loses when that part alone is replaced by a stub; parts share strings and code, so the costs overlap. `npm run size` measures the built `dist/` and is the figure CI checks against `.size-limit.cjs`; it comes out about 140 bytes smaller than this measure of `src`.',
     '',
     markdownTable(
-      ['Bundle', 'gzipped bytes', 'budget (issue 10)', 'CI limit'],
+      ['Bundle', 'gzipped bytes', 'budget', 'CI limit'],
       sizes.map(({ name, gzipped, budget, limit }) => [name, gzipped, `${budget} B (${gzipped <= budget ? 'met' : `over by ${gzipped - budget} B`})`, limit]),
     ),
     '',

@@ -8,8 +8,9 @@
 export { createTokenAuth, type TokenAuth } from './createTokenAuth';
 export type { TokenAuthOptions, SessionEndEvent, RefreshEvent, RefreshTrigger } from './core/session/TokenAuthOptions';
 export type { TokenAuthState, TokenUser, SessionEnd } from './core/session/TokenAuthState';
-export type { TokenPair, TokenStore, MaybePromise } from './core/stores/TokenStore';
+export type { TokenPair, TokenStore, TokenStorage, MaybePromise } from './core/stores/TokenStore';
 export { createMemoryTokenStore } from './core/stores/createMemoryTokenStore';
+export { createTokenStore } from './core/stores/createTokenStore';
 export { shareTokenStore, type SharedTokenStore, type ShareTokenStoreOptions } from './core/stores/shareTokenStore';
 export { createBroadcastTokenStore, type BroadcastTokenStoreOptions } from './core/stores/createBroadcastTokenStore';
 export {
@@ -21,7 +22,7 @@ export {
 export type { Lock } from './core/environment/lock';
 export { type Clock, systemClock } from './core/environment/Clock';
 export { getRetryDelay } from './core/session/getRetryDelay';
-export type { ResumeSource } from './core/environment/ResumeSource';
+export { browserResume, type ResumeSource } from './core/environment/ResumeSource';
 export type { TokenAuthTransport, TransportAnswer } from './core/transports/TokenAuthTransport';
 export { createGraphQLTransport, type GraphQLTransportOptions } from './core/transports/createGraphQLTransport';
 export {

@@ -1,6 +1,6 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
-import { createTokenAuth, createTokenHandlerTransport } from 'apollo-link-token-pair';
+import { browserResume, createTokenAuth, createTokenHandlerTransport } from 'apollo-link-token-pair';
 import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -17,6 +17,8 @@ const log = createEventLog();
 // holds only the access token, in memory. A reload, or a new tab, restores the session with one call to it.
 const auth = createTokenAuth({
   transport: createTokenHandlerTransport('/auth'),
+  // Refreshes when the tab comes back (visible, focused, online) if the proactive refresh fell due meanwhile.
+  refreshOnResume: browserResume(),
   onRefresh(event) {
     const line = describeRefresh(event);
     if (line) log.add(line.kind, line.text);

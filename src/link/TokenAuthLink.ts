@@ -1,5 +1,5 @@
 import { ApolloLink } from '@apollo/client';
-import { Observable, type Subscription } from 'rxjs';
+import { from, mergeMap } from 'rxjs';
 
 /** The token an attempt carries, and the session (epoch) it belongs to. */
 export interface SentToken {
@@ -39,22 +39,8 @@ export class TokenAuthLink extends ApolloLink {
     super((operation, forward) => {
       const sent = auth.current();
       if (!(sent instanceof Promise)) return forward(attach(operation, sent));
-      return new Observable((observer) => {
-        let closed = false;
-        let sub: Subscription | undefined;
-        // A link further down that throws at once errors the operation, as it would without the wait.
-        sent
-          .then((value) => {
-            if (!closed) sub = forward(attach(operation, value)).subscribe(observer);
-          })
-          .catch((error: unknown) => {
-            if (!closed) observer.error(error);
-          });
-        return () => {
-          closed = true;
-          sub?.unsubscribe();
-        };
-      });
+      // A link further down that throws at once errors the operation, as it would without the wait.
+      return from(sent).pipe(mergeMap((value) => forward(attach(operation, value))));
     });
   }
 }

@@ -1,6 +1,6 @@
 import { ApolloLink } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { Observable, type Subscription } from 'rxjs';
+import { catchError, defer, from, map, mergeMap, throwError } from 'rxjs';
 import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
@@ -9,11 +9,12 @@ import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
  * The key under which `createTokenAuth` keeps its `isTokenExpiredError` option on the session, for `./ws`.
  * @internal
  */
-export const IS_TOKEN_EXPIRED = Symbol.for('apollo-link-token-pair.isTokenExpiredError');
+export const IS_TOKEN_EXPIRED = Symbol.for('apollo-link-token-pair.expired');
 
 // Set on an operation once it has been replayed: a link that sends it again (RetryLink placed before this one)
 // gets the refusal passed on, not another refresh.
 const REPLAYED_KEY = 'tokenPairReplayed';
+const REPLAY = Symbol();
 
 /** What {@link TokenExpiredLink} needs from the session. */
 export interface TokenRecovery {
@@ -58,60 +59,33 @@ export declare namespace TokenExpiredLink {
 export class TokenExpiredLink extends ApolloLink {
   constructor(options: TokenExpiredLink.Options) {
     const { auth, isTokenExpiredError: isExpired = isTokenExpiredError, isUnauthenticatedError: isRefused = isUnauthenticatedError } = options;
-    super(
-      (operation, forward) =>
-        new Observable((observer) => {
-          let closed = false;
-          let emitted = false;
-          let replaying = false;
-          let first: Subscription | undefined;
-          let replay: Subscription | undefined;
-          const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
-          // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
-          // out would hand the consumer the same data twice.
-          const shouldReplay = (error: unknown) =>
-            !emitted &&
-            !operation.getContext()[REPLAYED_KEY] &&
-            (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
-          const startReplay = () => {
-            replaying = true;
-            first?.unsubscribe();
-            auth
-              .recover(sent())
-              .then(() => {
-                if (closed) return;
-                operation.setContext({ [REPLAYED_KEY]: true });
-                replay = forward(operation).subscribe(observer);
-              })
-              .catch((error: unknown) => {
-                if (!closed) observer.error(error);
-              });
-          };
-          first = forward(operation).subscribe({
-            next(result) {
-              if (replaying) return;
-              if (result.errors && shouldReplay(new CombinedGraphQLErrors(result, result.errors))) startReplay();
-              else {
-                emitted = true;
-                observer.next(result);
-              }
-            },
-            error(error: unknown) {
-              if (replaying) return;
-              if (shouldReplay(error)) startReplay();
-              else observer.error(error);
-            },
-            complete() {
-              if (!replaying) observer.complete();
-            },
-          });
-          if (replaying) first.unsubscribe();
-          return () => {
-            closed = true;
-            first?.unsubscribe();
-            replay?.unsubscribe();
-          };
-        }),
+    super((operation, forward) =>
+      defer(() => {
+        let emitted = false;
+        const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
+        // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
+        // out would hand the consumer the same data twice.
+        const shouldReplay = (error: unknown) =>
+          !emitted && !operation.getContext()[REPLAYED_KEY] && (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
+        return forward(operation).pipe(
+          map((result) => {
+            // Thrown to leave the first attempt (unsubscribed at once) for the replay below.
+            if (result.errors && shouldReplay(new CombinedGraphQLErrors(result, result.errors))) throw REPLAY;
+            emitted = true;
+            return result;
+          }),
+          catchError((error: unknown) =>
+            error === REPLAY || shouldReplay(error)
+              ? from(auth.recover(sent())).pipe(
+                  mergeMap(() => {
+                    operation.setContext({ [REPLAYED_KEY]: true });
+                    return forward(operation);
+                  }),
+                )
+              : throwError(() => error),
+          ),
+        );
+      }),
     );
   }
 }

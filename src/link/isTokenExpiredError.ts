@@ -24,7 +24,7 @@ export function hasErrorCode(error: unknown, code: string): boolean {
   if (ServerError.is(error)) {
     try {
       const body = JSON.parse(error.bodyText);
-      errors = (Array.isArray(body) ? body : [body]).flatMap((result) => result?.errors ?? []);
+      errors = [body].flat().flatMap((result) => result?.errors ?? []);
     } catch {
       return false;
     }

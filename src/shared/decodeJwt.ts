@@ -11,6 +11,6 @@ export function decodeJwt<T = Record<string, unknown>>(token: string): T {
     // React Native engines); a literal % is escaped too.
     return JSON.parse(decodeURIComponent(binary.replace(/[%\x80-\xff]/g, (char) => `%${char.charCodeAt(0).toString(16)}`)));
   } catch (cause) {
-    throw new Error('Invalid token specified: its payload must be base64url-encoded JSON', { cause });
+    throw new Error('Invalid token specified: its payload is not base64url JSON', { cause });
   }
 }

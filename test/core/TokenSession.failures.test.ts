@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryTokenStore, type TokenStore } from '../../src';
+import { createMemoryTokenStore, createTokenStore, type TokenStore } from '../../src';
 import { rejection } from '../helpers/fetchStub';
 import { makeJwt, makePair } from '../helpers/jwt';
 import { loggedIn, setup, TIME, accessTokenOf } from '../helpers/session';
@@ -47,11 +47,11 @@ describe('app callbacks that throw', () => {
   it('an onError that throws does not stop later store writes', async () => {
     const memory = createMemoryTokenStore();
     let failNext = true;
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: memory.get,
       set: (pair) => (failNext ? ((failNext = false), Promise.reject(new Error('disk full'))) : memory.set(pair)),
       clear: memory.clear,
-    };
+    });
     const { session } = setup({ store, auto: true, onError: () => { throw new Error('logger down'); } });
     await session.login('a@b.test', 'pw');
     expect(await store.get()).toBeNull();
@@ -87,7 +87,7 @@ describe('logout while the stored pair is restored', () => {
     let answer!: (pair: unknown) => void;
     const stored = makePair('stored');
     const slow = new Promise((r) => (answer = r));
-    const store: TokenStore = { get: () => slow as never, set: vi.fn(), clear: vi.fn() };
+    const store = createTokenStore({ get: () => slow as never, set: vi.fn(), clear: vi.fn() });
     const { session, stub } = setup({ store, auto: true });
     const logout = session.logout();
     answer(stored);
@@ -148,11 +148,11 @@ describe('logout while a refresh is storing its pair', () => {
   it('fails the waiters with SessionEndedError and keeps the store empty', async () => {
     let release!: () => void;
     let pair: unknown = null;
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: () => pair as never,
       set: (next) => new Promise<void>((r) => (release = () => { pair = next; r(); })),
       clear: () => { pair = null; },
-    };
+    });
     const { session, stub } = setup({ store, auto: true });
     const login = session.login('a@b.test', 'pw');
     await vi.advanceTimersByTimeAsync(0);

@@ -6,6 +6,7 @@ import {
   createMemoryTokenStore,
   SessionEndedError,
   type TokenStore,
+  createTokenStore,
 } from '../../src';
 import { createFetchStub, rejection } from '../helpers/fetchStub';
 import { makeJwt, makePair } from '../helpers/jwt';
@@ -266,7 +267,7 @@ describe('restore from a pre-filled store', () => {
   it('is loading until the store answers, then authenticated with the role from the claims', async () => {
     let answer!: (pair: unknown) => void;
     const pair = makePair('stored', { role: 'Cashier' });
-    const store: TokenStore = { get: () => new Promise((r) => (answer = r as never)), set: vi.fn(), clear: vi.fn() };
+    const store = createTokenStore({ get: () => new Promise((r) => (answer = r as never)), set: vi.fn(), clear: vi.fn() });
     const { session, stub, states } = setup({ store });
     expect(session.getState().status).toBe('loading');
     const token = session.getAccessToken();
@@ -313,7 +314,7 @@ describe('restore from a pre-filled store', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(session.getState().status).toBe('unauthenticated');
     expect(await store.get()).toBeNull();
-    const broken: TokenStore = { get: () => Promise.reject(new Error('keychain locked')), set: vi.fn(), clear: vi.fn() };
+    const broken = createTokenStore({ get: () => Promise.reject(new Error('keychain locked')), set: vi.fn(), clear: vi.fn() });
     const other = setup({ store: broken });
     await vi.advanceTimersByTimeAsync(0);
     expect(other.session.getState().status).toBe('unauthenticated');
@@ -369,7 +370,7 @@ describe('store consistency', () => {
   it('writes an async store in session order, so a slow write never lands after logout', async () => {
     const writes: string[] = [];
     let pair: unknown = null;
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: () => pair as never,
       set: async (next) => {
         await new Promise((r) => setTimeout(r, 50));
@@ -380,7 +381,7 @@ describe('store consistency', () => {
         pair = null;
         writes.push('clear');
       },
-    };
+    });
     const { session } = setup({ store, auto: true });
     const login = session.login('a@b.test', 'pw');
     await vi.advanceTimersByTimeAsync(1);
@@ -392,7 +393,7 @@ describe('store consistency', () => {
   });
 
   it('reports a store that fails to write to onError and keeps the session in memory', async () => {
-    const store: TokenStore = { get: () => null, set: () => Promise.reject(new Error('disk full')), clear: () => {} };
+    const store = createTokenStore({ get: () => null, set: () => Promise.reject(new Error('disk full')), clear: () => {} });
     const { session, onError } = setup({ store, auto: true });
     await session.login('a@b.test', 'pw');
     expect(session.getState().status).toBe('authenticated');

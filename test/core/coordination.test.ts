@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryTokenStore, shareTokenStore, type TokenStore } from '../../src';
+import { createMemoryTokenStore, shareTokenStore, createTokenStore, type TokenStore } from '../../src';
 import { createLock } from '../../src/core/environment/lock';
 import { createTokenSession } from '../../src/core/session/TokenSession';
 import { createFetchStub, rejection } from '../helpers/fetchStub';
@@ -117,11 +117,11 @@ describe('sessions that share a store', () => {
   it('never adopt a pair they have spent, even when the store still holds it', async () => {
     let failWrites = false;
     const memory = createMemoryTokenStore();
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: memory.get,
       set: (pair) => (failWrites ? Promise.reject(new Error('write failed')) : memory.set(pair)),
       clear: memory.clear,
-    };
+    });
     const stub = createFetchStub({ auto: true });
     const session = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store });
     await session.login('a@b.test', 'pw');
@@ -174,7 +174,7 @@ describe('sessions that share a store, racing', () => {
   it('a session that follows a logout does not clear a newer login from the store', async () => {
     const memory = createMemoryTokenStore();
     const writes: string[] = [];
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: () => {
         const value = memory.get();
         return new Promise((resolve) => setTimeout(() => resolve(value), 5));
@@ -182,7 +182,7 @@ describe('sessions that share a store, racing', () => {
       set: (pair) => (writes.push(`set ${pair.refreshToken}`), memory.set(pair)),
       clear: () => (writes.push('clear'), memory.clear()),
       subscribe: memory.subscribe,
-    };
+    });
     const { a, b } = await twoSessions({ store });
     await vi.advanceTimersByTimeAsync(20);
     writes.length = 0;
@@ -203,7 +203,7 @@ describe('sessions that share a store, racing', () => {
     const memory = createMemoryTokenStore();
     const stub = createFetchStub({ auto: true });
     let slow = true;
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: () => {
         const value = memory.get();
         return slow ? new Promise((resolve) => setTimeout(() => resolve(value), 50)) : value;
@@ -211,7 +211,7 @@ describe('sessions that share a store, racing', () => {
       set: memory.set,
       clear: memory.clear,
       subscribe: memory.subscribe,
-    };
+    });
     const shared = shareTokenStore(store);
     const restoring = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: shared });
     slow = false;

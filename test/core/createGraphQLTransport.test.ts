@@ -92,7 +92,7 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
   ])('throws AuthRejectedError for %s', async (_name, text, status) => {
     const { error: thrown } = await refreshAnswered((call) => call.respondRaw(text, status));
     expect(AuthRejectedError.is(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: `The service refused it (HTTP ${status}): sign in again.` });
+    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: `The service refused the session (HTTP ${status}).` });
   });
 });
 
@@ -310,8 +310,8 @@ describe('createGraphQLTransport: messages of a rejection, for people', () => {
 
   it.each([
     ['the service\'s words when it sent some', 'loginWithEmailPassword', rejection('INVALID_CREDENTIALS', 'Invalid email or password'), 'Invalid email or password'],
-    ['plain words for a login refused without a message', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'INVALID_CREDENTIALS' } }] }, 'Wrong e-mail or password.'],
-    ['plain words for a refresh refused without a message', 'refreshToken', { data: null, errors: [{ message: '', extensions: { code: 'INVALID_REFRESH_TOKEN' } }] }, 'The service refused it: sign in again.'],
+    ['plain words for a login refused without a message, blaming nobody', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'INVALID_CREDENTIALS' } }] }, 'The service refused the sign-in.'],
+    ['plain words for a refresh refused without a message', 'refreshToken', { data: null, errors: [{ message: '', extensions: { code: 'INVALID_REFRESH_TOKEN' } }] }, 'The service refused the session.'],
     ['no blame on the password for a login refused with another code', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'ACCOUNT_LOCKED' } }] }, 'The service refused the sign-in.'],
   ])('%s', async (_name, field, body, message) => {
     const stub = createFetchStub();

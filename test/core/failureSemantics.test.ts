@@ -3,7 +3,7 @@ import { ServerError } from '@apollo/client/errors';
 import { Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../src';
-import { AuthRequestError, createMemoryTokenStore, createTokenAuth, type TokenStore } from '../../src';
+import { AuthRequestError, createMemoryTokenStore, createTokenAuth, createTokenStore, type TokenStore } from '../../src';
 import { createFetchStub, rejection } from '../helpers/fetchStub';
 import { makeJwt, makePair } from '../helpers/jwt';
 import { createServerLink, execute } from '../helpers/links';
@@ -361,7 +361,7 @@ async function twoShared(store: TokenStore) {
 
 describe('nothing the app supplies can hang the session', () => {
   it('resolves login within storeTimeout when the store never finishes a write', async () => {
-    const { auth, stub, server, link } = make({ store: { get: () => null, set: () => new Promise<void>(() => {}), clear: () => {} } });
+    const { auth, stub, server, link } = make({ store: createTokenStore({ get: () => null, set: () => new Promise<void>(() => {}), clear: () => {} }) });
     const login = watch(auth.login('a@b.test', 'pw'));
     await tick(10_000);
     expect(login).toMatchObject({ settled: true, error: undefined });
@@ -375,7 +375,7 @@ describe('nothing the app supplies can hang the session', () => {
   });
 
   it('leaves loading after storeTimeout when the store never answers a read, and operations settle', async () => {
-    const { auth, stub, server, link } = make({ store: { get: () => new Promise<null>(() => {}), set: () => {}, clear: () => {} } });
+    const { auth, stub, server, link } = make({ store: createTokenStore({ get: () => new Promise<null>(() => {}), set: () => {}, clear: () => {} }) });
     const runs = [execute(link), execute(link)];
     await tick(10_000);
     expect(auth.getState().status).toBe('unauthenticated');
@@ -541,5 +541,13 @@ describe('an unwrapped store handed to two sessions', () => {
     expect(() => keep(createTokenAuth({ uri: URI, store }))).toThrow(/shareTokenStore/);
     first.dispose();
     expect(() => keep(createTokenAuth({ uri: URI, store }))).not.toThrow();
+  });
+
+  it("refuses it for a storage of the app's own too, even wrapped twice", () => {
+    const storage = { get: () => null, set: () => {}, clear: () => {} };
+    const first = keep(createTokenAuth({ uri: URI, store: createTokenStore(storage) }));
+    expect(() => keep(createTokenAuth({ uri: URI, store: createTokenStore(storage) }))).toThrow(/shareTokenStore/);
+    first.dispose();
+    expect(() => keep(createTokenAuth({ uri: URI, store: createTokenStore(storage) }))).not.toThrow();
   });
 });

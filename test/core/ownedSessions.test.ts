@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthRequestError, SessionEndedError, type TokenAuthTransport, type TransportAnswer } from '../../src';
+import { AuthRequestError, createMemoryTokenStore, SessionEndedError, type TokenAuthTransport, type TransportAnswer } from '../../src';
 import { createTokenSession } from '../../src/core/session/TokenSession';
 import { makePair } from '../helpers/jwt';
 import { TIME } from '../helpers/session';
@@ -80,7 +80,7 @@ describe('a transport that owns the session (a token handler)', () => {
   it('a refresh answered no-session while the session was still being found signs out quietly', async () => {
     const owned = ownedTransport();
     owned.answers.push(async () => Promise.reject(new SessionEndedError('no-session')));
-    const store = { get: () => ({ accessToken: '', refreshToken: 'cookie' }), set() {}, clear() {} };
+    const store = createMemoryTokenStore({ accessToken: '', refreshToken: 'cookie' });
     const { session, onSessionEnd } = start(owned, { store });
     expect(session.getState().status).toBe('loading');
     await vi.advanceTimersByTimeAsync(0);
@@ -101,7 +101,7 @@ describe('a transport that owns the session (a token handler)', () => {
   it('a refresh answered "logged out" ends the session as a logout, without an error to show', async () => {
     const owned = ownedTransport();
     owned.answers.push(async () => Promise.reject(new SessionEndedError('logout')));
-    const store = { get: () => ({ accessToken: '', refreshToken: 'cookie' }), set() {}, clear() {} };
+    const store = createMemoryTokenStore({ accessToken: '', refreshToken: 'cookie' });
     const { session, onSessionEnd } = start(owned, { store });
     await vi.advanceTimersByTimeAsync(0);
     expect(session.getState()).toEqual({ status: 'unauthenticated', user: null });
@@ -112,7 +112,7 @@ describe('a transport that owns the session (a token handler)', () => {
     const owned = ownedTransport();
     const down = async () => Promise.reject(new AuthRequestError('down', 'refresh', 503));
     owned.answers.push(down, down, owned.pair('p1'));
-    const store = { get: () => ({ accessToken: '', refreshToken: 'cookie' }), set() {}, clear() {} };
+    const store = createMemoryTokenStore({ accessToken: '', refreshToken: 'cookie' });
     const { session } = start(owned, { store });
     const seen: unknown[] = [];
     session.subscribe(() => seen.push(session.getState()));

@@ -6,10 +6,10 @@ describe('decodeAccessToken', () => {
   it.each([
     ['not a JWT', 'garbage', /Invalid token specified/],
     ['a payload that is not JSON', 'eyJhbGciOiJIUzI1NiJ9.bm90IGpzb24.sig', /Invalid token specified/],
-    ['a payload that is a string', makeJwt('hello' as never), /payload must be a JSON object/],
-    ['a payload that is an array', makeJwt([1] as never), /payload must be a JSON object/],
-    ['exp before iat', makeJwt({ iat: 100, exp: 50 }), /exp is after its iat/],
-    ['exp equal to iat', makeJwt({ iat: 100, exp: 100 }), /exp is after its iat/],
+    ['a payload that is a string', makeJwt('hello' as never), /not a JSON object with exp after iat/],
+    ['a payload that is an array', makeJwt([1] as never), /not a JSON object with exp after iat/],
+    ['exp before iat', makeJwt({ iat: 100, exp: 50 }), /not a JSON object with exp after iat/],
+    ['exp equal to iat', makeJwt({ iat: 100, exp: 100 }), /not a JSON object with exp after iat/],
   ])('refuses %s', (_name, token, message) => {
     expect(() => decodeAccessToken(token)).toThrow(message);
   });

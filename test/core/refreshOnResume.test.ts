@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { browserResume } from '../../src/core/environment/ResumeSource';
 import { loggedIn, TIME } from '../helpers/session';
 
 const { T0, MINUTE } = TIME;
@@ -14,7 +15,7 @@ afterEach(() => {
 describe('refresh on resume', () => {
   it.each(['focus', 'online', 'visibilitychange'])('refreshes on %s once the proactive refresh is due, not before', async (event) => {
     const onRefresh = vi.fn();
-    const { session, stub } = await loggedIn({ onRefresh });
+    const { session, stub } = await loggedIn({ onRefresh, refreshOnResume: browserResume() });
     const fire = () => (event === 'visibilitychange' ? document : window).dispatchEvent(new Event(event));
     // Only the wall clock moves, as in a throttled background tab: the proactive timer does not run.
     vi.setSystemTime(T0 + 5 * MINUTE);
@@ -31,5 +32,29 @@ describe('refresh on resume', () => {
     fire();
     await Promise.resolve();
     expect(stub.of('refreshToken')).toHaveLength(1);
+  });
+
+  it('listens to nothing without refreshOnResume', async () => {
+    const onRefresh = vi.fn();
+    const { session, stub } = await loggedIn({ onRefresh });
+    vi.setSystemTime(T0 + 13 * MINUTE);
+    window.dispatchEvent(new Event('focus'));
+    document.dispatchEvent(new Event('visibilitychange'));
+    await Promise.resolve();
+    expect(stub.of('refreshToken')).toHaveLength(0);
+    session.dispose();
+  });
+
+  it('stops listening to the page once unsubscribed', () => {
+    const resume = vi.fn();
+    const unsubscribe = browserResume()!.subscribe(resume);
+    window.dispatchEvent(new Event('focus'));
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(resume).toHaveBeenCalledTimes(2);
+    unsubscribe();
+    window.dispatchEvent(new Event('focus'));
+    window.dispatchEvent(new Event('online'));
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(resume).toHaveBeenCalledTimes(2);
   });
 });

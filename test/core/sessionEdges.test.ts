@@ -8,6 +8,7 @@ import {
   shareTokenStore,
   type TokenPair,
   type TokenStore,
+  createTokenStore,
 } from '../../src';
 import { createTokenSession } from '../../src/core/session/TokenSession';
 import { createFetchStub, rejection, type StubCall } from '../helpers/fetchStub';
@@ -34,7 +35,7 @@ function storeWithHeldWrites(initial: TokenPair) {
   const inner = createMemoryTokenStore(initial);
   const held: Array<() => void> = [];
   let holding = false;
-  const store: TokenStore = {
+  const store = createTokenStore({
     get: () => inner.get(),
     set: (pair) =>
       holding
@@ -47,7 +48,7 @@ function storeWithHeldWrites(initial: TokenPair) {
         : inner.set(pair),
     clear: () => inner.clear(),
     subscribe: inner.subscribe!,
-  };
+  });
   return {
     store,
     /** The refresh token the store holds now. */
@@ -69,11 +70,11 @@ describe('logout', () => {
   it('sends one logout request, for the stored pair, when logout() is called twice while the store is still being read', async () => {
     const stored = makePair('stored');
     let finishRead!: (pair: TokenPair) => void;
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: () => new Promise<TokenPair | null>((resolve) => (finishRead = resolve)),
       set: () => {},
       clear: () => {},
-    };
+    });
     const { session, stub, onSessionEnd } = setup({ store, auto: true });
     expect(session.getState().status).toBe('loading');
 
@@ -94,7 +95,7 @@ describe('login while the stored pair is still being read', () => {
   it('revokes the stored pair the login replaces when the store answers after the login', async () => {
     const stored = makePair('stored');
     let answer!: (pair: TokenPair) => void;
-    const store: TokenStore = { get: () => new Promise<TokenPair>((resolve) => (answer = resolve)), set: vi.fn(), clear: vi.fn() };
+    const store = createTokenStore({ get: () => new Promise<TokenPair>((resolve) => (answer = resolve)), set: vi.fn(), clear: vi.fn() });
     const { session, stub } = setup({ store, auto: true });
     await session.login('a@b.test', 'pw');
     expect(revoked(stub.calls)).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryTokenStore, createTokenAuth, shareTokenStore, type RefreshEvent, type TokenAuth, type TokenStore } from '../../src';
+import { createMemoryTokenStore, createTokenAuth, shareTokenStore, type RefreshEvent, type TokenAuth, createTokenStore, type TokenStore } from '../../src';
 import { createTestAuthServer, createTestClock } from '../../src/testing';
 
 const MINUTE = 60_000;
@@ -11,12 +11,12 @@ afterEach(() => {
 /** A store that keeps only the two tokens, as most hand-written stores do: `receivedAt` is dropped. */
 function tokensOnlyStore(): TokenStore {
   const inner = createMemoryTokenStore();
-  return {
+  return createTokenStore({
     get: () => inner.get(),
     set: ({ accessToken, refreshToken }) => inner.set({ accessToken, refreshToken }),
     clear: () => inner.clear(),
     subscribe: inner.subscribe,
-  };
+  });
 }
 
 /**

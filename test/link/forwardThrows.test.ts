@@ -1,7 +1,7 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTokenAuth, type TokenPair, type TokenStore } from '../../src';
+import { createTokenAuth, type TokenPair, createTokenStore, type TokenStore } from '../../src';
 import { createFetchStub } from '../helpers/fetchStub';
 import { makePair } from '../helpers/jwt';
 import { execute, expiredResult } from '../helpers/links';
@@ -24,11 +24,11 @@ const flush = () => vi.advanceTimersByTimeAsync(0);
 describe('a link further down that throws synchronously after the operation had to wait', () => {
   it('errors the operation with the thrown error when it waited for the stored pair to load', async () => {
     let finishRead!: (pair: TokenPair | null) => void;
-    const store: TokenStore = {
+    const store = createTokenStore({
       get: () => new Promise<TokenPair | null>((resolve) => (finishRead = resolve)),
       set: () => {},
       clear: () => {},
-    };
+    });
     const stub = createFetchStub();
     const auth = createTokenAuth({ uri: URI, fetch: stub.fetch, store, refreshOnResume: false });
     const thrown = new Error('sync');

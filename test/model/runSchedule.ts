@@ -11,6 +11,7 @@ import {
   type TokenAuth,
   type TokenPair,
   type TokenStore,
+  createTokenStore,
 } from '../../src';
 import { getRetryDelay } from '../../src/core/session/getRetryDelay';
 import { TIME } from '../helpers/session';
@@ -162,7 +163,7 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
   const initial = schedule.initial === 'empty' ? null : model.issuePair(0, schedule.initial === 'dead' ? 20 * MINUTE : 0);
   const memory = createMemoryTokenStore(initial);
   let storeListeners = 0;
-  const plain: TokenStore = {
+  const plain = createTokenStore({
     get: memory.get,
     set: (pair) => {
       trace(`  store <- ${String(readClaims(pair.accessToken)?.jti)}`);
@@ -182,7 +183,7 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
         off();
       };
     },
-  };
+  });
 
   // Instances share the store the only way they may: through shareTokenStore, one lock between them.
   const store = shared ? shareTokenStore(plain) : plain;

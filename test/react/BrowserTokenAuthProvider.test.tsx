@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTokenAuth, type TokenStore } from '../../src';
+import { createTokenAuth, createTokenStore, type TokenStore } from '../../src';
 import { BrowserTokenAuthProvider, useAuth } from '../../src/react';
 import { getServerState } from '../../src/server/getServerState';
 import { createFetchStub } from '../helpers/fetchStub';
@@ -28,7 +28,7 @@ function Status() {
 function appFactory() {
   const made: ReturnType<typeof createTokenAuth>[] = [];
   const create = vi.fn(() => {
-    const store: TokenStore = { get: () => Promise.resolve(makePair('stored')), set: () => {}, clear: () => {} };
+    const store = createTokenStore({ get: () => Promise.resolve(makePair('stored')), set: () => {}, clear: () => {} });
     const auth = createTokenAuth({ uri: 'http://auth.test/graphql', store, fetch: createFetchStub({ auto: true }).fetch, refreshOnResume: false });
     made.push(auth);
     return { auth, client: new ApolloClient({ link: ApolloLink.from([auth.link, meLink]), cache: new InMemoryCache() }) };

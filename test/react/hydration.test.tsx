@@ -7,7 +7,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryTokenStore, createTokenAuth, type TokenAuth, type TokenAuthState, type TokenStore } from '../../src';
+import { createMemoryTokenStore, createTokenAuth, type TokenAuth, type TokenAuthState, createTokenStore, type TokenStore } from '../../src';
 import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
 import { createFetchStub } from '../helpers/fetchStub';
 import { hydrate } from '../helpers/hydrate';
@@ -36,7 +36,7 @@ function tree(auth: TokenAuth, children = <p>secret</p>, serverState?: TokenAuth
 
 /** A store that answers asynchronously, as secure storage or another tab does. */
 function asyncStore(pair: ReturnType<typeof makePair> | null): TokenStore {
-  return { get: () => Promise.resolve(pair), set: () => {}, clear: () => {} };
+  return createTokenStore({ get: () => Promise.resolve(pair), set: () => {}, clear: () => {} });
 }
 
 describe('hydration of a server-rendered tree', () => {

@@ -3,7 +3,7 @@ import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createTokenAuth, type TokenStore } from '../../src';
+import { createTokenAuth, createTokenStore, type TokenStore } from '../../src';
 import { AuthGate, TokenAuthProvider } from '../../src/react';
 
 function render(store?: TokenStore) {
@@ -29,6 +29,6 @@ describe('server-side rendering', () => {
   });
 
   it('renders the loading fallback while an asynchronous store is read', () => {
-    expect(render({ get: () => new Promise(() => {}), set: () => {}, clear: () => {} })).toBe('<p>restoring</p>');
+    expect(render(createTokenStore({ get: () => new Promise(() => {}), set: () => {}, clear: () => {} }))).toBe('<p>restoring</p>');
   });
 });

@@ -1,6 +1,6 @@
 // src/auth.ts: the session and the Apollo client, created once for the page.
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
-import { createBroadcastTokenStore, createMemoryTokenStore, createTokenAuth } from 'apollo-link-token-pair';
+import { browserResume, createBroadcastTokenStore, createMemoryTokenStore, createTokenAuth } from 'apollo-link-token-pair';
 
 const uri = import.meta.env.VITE_GRAPHQL_URL ?? 'http://127.0.0.1:4000/graphql';
 
@@ -11,6 +11,8 @@ export const storeKind = new URLSearchParams(location.search).get('store') === '
 export const auth = createTokenAuth({
   uri,
   store: storeKind === 'broadcast' ? createBroadcastTokenStore() : createMemoryTokenStore(),
+  // Refreshes when the tab comes back (visible, focused, online) if the proactive refresh fell due meanwhile.
+  refreshOnResume: browserResume(),
 });
 
 export const client = new ApolloClient({

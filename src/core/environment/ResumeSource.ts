@@ -3,8 +3,8 @@
  * meanwhile runs now rather than when a throttled timer gets round to it.
  *
  * @remarks
- * The default listens to the page (`visibilitychange`, `focus`, `online`) and reads `navigator.onLine`.
- * React Native passes its own, built on `AppState` (and NetInfo for `isOnline`).
+ * A page passes {@link browserResume}. React Native passes its own, built on `AppState` (and NetInfo for
+ * `isOnline`).
  *
  * @example React Native:
  * ```ts
@@ -28,7 +28,15 @@ export interface ResumeSource {
   isOnline?(): boolean;
 }
 
-/** The page's resume source, or `undefined` outside a browser. */
+/**
+ * The page's {@link ResumeSource}: `visibilitychange`, `focus` and `online`, and `navigator.onLine`. `undefined`
+ * where there is no page (Node, React Native, a worker), which `refreshOnResume` takes as none.
+ *
+ * @example
+ * ```ts
+ * const auth = createTokenAuth({ uri: '/graphql', refreshOnResume: browserResume() });
+ * ```
+ */
 export function browserResume(): ResumeSource | undefined {
   const page = globalThis as unknown as Partial<Window>;
   const { document } = page;
@@ -40,11 +48,10 @@ export function browserResume(): ResumeSource | undefined {
   ] as const;
   return {
     subscribe(resume) {
+      const stop = new AbortController();
       const onEvent = () => document.visibilityState !== 'hidden' && resume();
-      for (const [target, event] of sources) target.addEventListener!(event, onEvent);
-      return () => {
-        for (const [target, event] of sources) target.removeEventListener!(event, onEvent);
-      };
+      for (const [target, event] of sources) target.addEventListener!(event, onEvent, { signal: stop.signal });
+      return () => stop.abort();
     },
     isOnline: () => page.navigator?.onLine !== false,
   };

@@ -19,33 +19,34 @@ export class AuthRejectedError extends BrandedError {
   declare static is: (error: unknown) => error is AuthRejectedError;
 
   /** `extensions.code` of the first GraphQL error, such as `INVALID_CREDENTIALS`, when the server sent one. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
+  /** The mutation that was rejected. */
+  declare readonly operation: string;
+  /** The GraphQL errors as the server sent them. */
+  declare readonly errors: ReadonlyArray<{ readonly message?: string; readonly extensions?: Record<string, unknown> }>;
+  /**
+   * `true` when the answer may be a server failure rather than a verdict (see `isRefusal`): a refresh rejected
+   * so is retried before the session ends.
+   */
+  declare readonly uncertain: boolean;
 
-  constructor(
-    message: string,
-    /** The mutation that was rejected. */
-    readonly operation: string,
-    /** The GraphQL errors as the server sent them. */
-    readonly errors: ReadonlyArray<{ readonly message?: string; readonly extensions?: Record<string, unknown> }>,
-    /**
-     * `true` when the answer may be a server failure rather than a verdict (see `isRefusal`): a refresh rejected
-     * so is retried before the session ends.
-     */
-    readonly uncertain = false,
-  ) {
+  // Fields are declared and assigned in the constructor: no field initializers to ship twice.
+  constructor(message: string, operation: string, errors: AuthRejectedError['errors'], uncertain = false) {
     super(message);
     const code = errors[0]?.extensions?.code;
     this.code = typeof code === 'string' ? code : undefined;
+    this.operation = operation;
+    this.errors = errors;
+    this.uncertain = uncertain;
   }
 }
 
 /**
- * The message of a rejection of `operation`: what the service said, or plain words when it said nothing. Only a
- * login refused as `INVALID_CREDENTIALS` blames the password: a gateway's bare 403 is not the user's typing.
+ * The message of a rejection of `operation`: what the service said, or plain words when it said nothing (a bare
+ * 401 or 403, an error without a message). The words never blame the password: a gateway's bare 403 is not the
+ * user's typing.
  */
-export const rejectionMessage = (operation: string, said: unknown, code: unknown, status: number): string => {
-  if (typeof said == 'string' && said) return said;
-  const http = status >= 400 ? ` (HTTP ${status})` : '';
-  if (!operation.startsWith('login')) return `The service refused it${http}: sign in again.`;
-  return code === 'INVALID_CREDENTIALS' ? 'Wrong e-mail or password.' : `The service refused the sign-in${http}.`;
-};
+export const rejectionMessage = (operation: string, said: unknown, status: number): string =>
+  typeof said == 'string' && said
+    ? said
+    : `The service refused ${operation.startsWith('login') ? 'the sign-in' : 'the session'}${status >= 400 ? ` (HTTP ${status})` : ''}.`;

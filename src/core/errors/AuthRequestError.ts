@@ -12,15 +12,15 @@ export class AuthRequestError extends BrandedError {
   static override brand = 'AuthRequestError';
   /** Tells whether `error` is an {@link AuthRequestError}, even one from another copy of this package. */
   declare static is: (error: unknown) => error is AuthRequestError;
+  // Fields are declared and assigned in the constructor: no field initializers to ship twice.
+  /** The mutation that failed: `loginWithEmailPassword`, `refreshToken` or `logout`. */
+  declare readonly operation: string;
+  /** The HTTP status, when a response arrived. */
+  declare readonly status?: number;
 
-  constructor(
-    message: string,
-    /** The mutation that failed: `loginWithEmailPassword`, `refreshToken` or `logout`. */
-    readonly operation: string,
-    /** The HTTP status, when a response arrived. */
-    readonly status?: number,
-    cause?: unknown,
-  ) {
+  constructor(message: string, operation: string, status?: number, cause?: unknown) {
     super(message, cause);
+    this.operation = operation;
+    this.status = status;
   }
 }

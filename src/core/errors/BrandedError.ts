@@ -6,7 +6,7 @@ const brandKey = (brand: string) => Symbol.for(`apollo-link-token-pair.${brand}`
  */
 export class BrandedError extends Error {
   /** The brand; each subclass sets its own, which is also its `name`. */
-  static brand: string;
+  declare static brand: string;
 
   /** Tells whether `error` is of the class this is called on, even one from another copy of this package. */
   static is(error: unknown): boolean {

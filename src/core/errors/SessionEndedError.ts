@@ -30,11 +30,11 @@ export class SessionEndedError extends BrandedError {
   /** Tells whether `error` is a {@link SessionEndedError}, even one from another copy of this package. */
   declare static is: (error: unknown) => error is SessionEndedError;
 
-  constructor(
-    /** Why the session ended. */
-    readonly reason: SessionEndReason,
-    cause?: unknown,
-  ) {
-    super(reason === 'no-session' ? 'You are not signed in. Please sign in first.' : 'Your session has ended. Please sign in again.', cause);
+  /** Why the session ended. */
+  declare readonly reason: SessionEndReason;
+
+  constructor(reason: SessionEndReason, cause?: unknown) {
+    super(reason === 'no-session' ? 'You are not signed in.' : 'Your session has ended. Please sign in again.', cause);
+    this.reason = reason;
   }
 }

@@ -21,18 +21,10 @@ export interface RefreshTimer {
  */
 export function createRefreshTimer(clock: Clock, callback: () => void): RefreshTimer {
   let handle: unknown;
-  let armed = false;
-  const cancel = () => {
-    if (armed) clock.clearTimeout(handle);
-    armed = false;
-  };
+  // Clearing a timer that has fired, or none, does nothing.
+  const cancel = () => clock.clearTimeout(handle);
   const arm = (time: number) => {
-    armed = true;
-    handle = clock.setTimeout(() => {
-      if (clock.now() < time) return arm(time);
-      armed = false;
-      callback();
-    }, Math.min(Math.max(time - clock.now(), 0), MAX_DELAY));
+    handle = clock.setTimeout(() => (clock.now() < time ? arm(time) : callback()), Math.min(Math.max(time - clock.now(), 0), MAX_DELAY));
   };
   return {
     at(time) {

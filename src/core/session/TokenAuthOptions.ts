@@ -97,12 +97,16 @@ export interface TokenAuthOptions {
    */
   clock?: Clock;
   /**
-   * Refresh when the app comes back (visible, focused, online) if the proactive refresh fell due meanwhile:
-   * background tabs throttle timers and laptops sleep. `true` listens to the page; pass a {@link ResumeSource}
-   * for other environments (React Native's `AppState`), or `false` for none.
-   * @defaultValue `true`
+   * Refresh when the app comes back (visible, focused, online) if the proactive refresh fell due meanwhile,
+   * and hold retries while offline: background tabs throttle timers and laptops sleep. In a page, pass
+   * `browserResume()`; elsewhere a {@link ResumeSource} of the environment (React Native's `AppState`).
+   *
+   * @remarks
+   * An import rather than a default, so that an app outside a browser carries no page listeners. Without one,
+   * a token that died meanwhile is still renewed before an operation is sent, only later.
+   * @defaultValue none (`false`)
    */
-  refreshOnResume?: boolean | ResumeSource;
+  refreshOnResume?: ResumeSource | false;
   /**
    * Decides whether an operation failed because its access token expired; the pair is then refreshed and the
    * operation replayed once.

@@ -3,15 +3,13 @@ import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { bounded } from '../environment/bounded';
 import { systemClock } from '../environment/Clock';
-import { createGraphQLTransport } from '../transports/createGraphQLTransport';
+import { createGraphQLTransport, type GraphQLTransportOptions } from '../transports/createGraphQLTransport';
 import { createMemoryTokenStore } from '../stores/createMemoryTokenStore';
-import { assertNotLocalStorage } from '../stores/assertNotLocalStorage';
 import { getRetryDelay } from './getRetryDelay';
 import { getTokenSchedule, type TokenSchedule } from '../tokens/getTokenSchedule';
 import { openStore, type Rotation } from '../stores/openStore';
 import { decodeAccessToken, readTokenPair, type TokenClaims } from '../tokens/readTokenPair';
 import { createRefreshTimer } from './RefreshTimer';
-import { browserResume } from '../environment/ResumeSource';
 import { SessionEndedError, type SessionEndReason } from '../errors/SessionEndedError';
 import type { TokenAuthOptions, RefreshEvent, RefreshTrigger } from './TokenAuthOptions';
 import type { SessionEnd, TokenAuthState, TokenUser } from './TokenAuthState';
@@ -128,13 +126,9 @@ const RETRY_JOIN = 10_000;
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
-  assertNotLocalStorage(
-    options.store,
-    'The store must not be localStorage: the spec forbids it for the refresh token. Leave out `store` (memory), or use createBroadcastTokenStore() or createTokenHandlerTransport().',
-  );
   const clock = options.clock ?? systemClock;
-  const transport =
-    options.transport ?? createGraphQLTransport({ uri: options.uri!, fetch: options.fetch, headers: options.headers, isRefusal: options.isRefusal });
+  // The GraphQL transport reads its options (`uri`, `fetch`, `headers`, `isRefusal`) from these.
+  const transport = options.transport ?? createGraphQLTransport(options as GraphQLTransportOptions);
   const floor = options.refreshFloor ?? 5_000;
   const timer = createRefreshTimer(clock, () => background('proactive'));
   const listeners = new Set<() => void>();
@@ -146,8 +140,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     report,
     adopt: follow,
   });
-  const resumeOption = options.refreshOnResume;
-  const resume = resumeOption === false ? undefined : resumeOption === true || !resumeOption ? browserResume() : resumeOption;
+  const resume = options.refreshOnResume || undefined;
   const stops = [resume?.subscribe(resumed), seam.close];
 
   let state = LOADING;
@@ -163,21 +156,12 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   let lastRefresh = -Infinity;
   // Waits (the floor, a scheduled retry) that the session's end or dispose() cuts short.
   const sleepers = new Set<() => void>();
-  const disposed = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+  const disposed = new Promise((resolve) => signal.addEventListener('abort', resolve));
 
   const started = epoch;
-  let stored;
-  try {
-    stored = seam.load();
-  } catch (error) {
-    report(error);
-    stored = null;
-  }
+  const stored = seam.load();
   if (stored instanceof Promise) {
-    restoring = stored
-      .catch((error: unknown) => (report(error), null))
-      .then((pair) => (restore(pair, started), pair))
-      .finally(() => (restoring = null));
+    restoring = stored.then((pair) => (restore(pair, started), pair)).finally(() => (restoring = null));
   } else restore(stored, started);
   const initial = state;
 
@@ -235,7 +219,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       wake();
       await renew(live, 'manual', true);
     },
-    getAccessToken: async () => tokenOf(await current()),
+    getAccessToken: async () => (await current())?.pair.accessToken ?? null,
     current,
     async recover(sent) {
       await restoring;
@@ -400,11 +384,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   }
 
   function resumed(): void {
-    const now = clock.now();
     if (!live || live.refreshing) return;
-    if (live.retry ? live.retry.at === undefined || now >= live.retry.at : live.schedule && now >= live.schedule.refreshAt) {
-      background('resume');
-    }
+    // A retry waiting for the network to come back (no `at`) is due now.
+    const due = live.retry ? (live.retry.at ?? 0) : (live.schedule?.refreshAt ?? Infinity);
+    if (clock.now() >= due) background('resume');
   }
 
   function retryLater(from: Live, error: Error): void {
@@ -587,7 +570,6 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   }
 }
 
-const tokenOf = (sent: Live | null) => sent?.pair.accessToken ?? null;
 const noSession = () => new SessionEndedError('no-session');
 
 function stateOf({ pair, user, schedule, retry }: Live): TokenAuthState {

@@ -22,33 +22,15 @@ export interface TokenPair {
 export type MaybePromise<T> = T | Promise<T>;
 
 /**
- * Where the token pair lives between requests and across restarts.
+ * Where the token pair lives between requests and across restarts, as the app implements it: make a
+ * {@link TokenStore} of it with `createTokenStore(storage)`.
  *
  * @remarks
  * Every method may answer synchronously or with a promise, so secure storage (Keychain, Expo SecureStore,
  * Electron `safeStorage`, a server's secret store) fits as it is. The spec forbids keeping the refresh token
- * in browser `localStorage` or in a plain file. Writes are issued one at a time, in the order the session
- * changed, so an asynchronous store never ends with an older pair than the newest one.
- *
- * @example React Native, with react-native-keychain 10:
- * ```ts
- * import * as Keychain from 'react-native-keychain';
- *
- * const store: TokenStore = {
- *   async get() {
- *     const entry = await Keychain.getGenericPassword({ service: 'tokens' });
- *     return entry ? (JSON.parse(entry.password) as TokenPair) : null;
- *   },
- *   async set(pair) {
- *     await Keychain.setGenericPassword('pair', JSON.stringify(pair), { service: 'tokens' });
- *   },
- *   async clear() {
- *     await Keychain.resetGenericPassword({ service: 'tokens' });
- *   },
- * };
- * ```
+ * in browser `localStorage` or in a plain file.
  */
-export interface TokenStore {
+export interface TokenStorage {
   /**
    * Reads the stored pair, or `null` when there is none. Called when the session is created; through
    * `shareTokenStore`, also under the lock before each refresh and after the store signals a change.
@@ -65,4 +47,16 @@ export interface TokenStore {
    * once, instead of at their next refresh.
    */
   subscribe?(listener: () => void): () => void;
+}
+
+declare const seam: unique symbol;
+
+/**
+ * A store a session keeps its pair in: `createMemoryTokenStore()` (the default), `createBroadcastTokenStore()`,
+ * `createSplitTokenStore()`, `shareTokenStore(storage)`, or `createTokenStore(storage)` for a storage of the
+ * app's own. Each carries how a session opens it, so a bundle holds the code of the stores it imports only.
+ */
+export interface TokenStore extends TokenStorage {
+  /** Brands the stores this package makes; an object of the app's own goes through `createTokenStore`. */
+  readonly [seam]: true;
 }

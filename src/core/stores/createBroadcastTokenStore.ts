@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../environment/Clock';
 import { createListeners } from './createListeners';
 import type { Lock } from '../environment/lock';
 import { remember, type SharedTokenStore, shareWith } from './shareTokenStore';
-import type { TokenPair, TokenStore } from './TokenStore';
+import type { TokenPair, TokenStorage } from './TokenStore';
 
 /** Options of {@link createBroadcastTokenStore}. */
 export interface BroadcastTokenStoreOptions {
@@ -151,7 +151,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
   // the store, so the other tabs end their sessions as rejected, not as logged out elsewhere.
   const refused = new Set<string>();
 
-  const store: TokenStore = {
+  const store: TokenStorage = {
     async get() {
       await ask();
       return pair;

@@ -1,5 +1,6 @@
 import { assertNotLocalStorage } from './assertNotLocalStorage';
 import { createListeners } from './createListeners';
+import { createTokenStore } from './createTokenStore';
 import type { MaybePromise, TokenPair, TokenStore } from './TokenStore';
 
 /**
@@ -66,7 +67,7 @@ export function createSplitTokenStore(
   const slot = 'getItem' in secure ? fromWebStorage(secure, options.key ?? 'refreshToken') : secure;
   let memory: TokenPair | null = null;
   const { subscribe, notify } = createListeners();
-  return {
+  return createTokenStore({
     async get() {
       const refreshToken = await slot.get();
       if (!refreshToken) return null;
@@ -83,7 +84,7 @@ export function createSplitTokenStore(
       notify();
     },
     subscribe,
-  };
+  });
 }
 
 function fromWebStorage(storage: WebStorageLike, key: string): SecretSlot {

@@ -1,8 +1,6 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
-import { bounded } from '../environment/bounded';
 import type { Clock } from '../environment/Clock';
-import { isTokenPair } from '../tokens/readTokenPair';
-import type { MaybePromise, TokenPair, TokenStore } from './TokenStore';
+import type { MaybePromise, TokenPair, TokenStorage, TokenStore } from './TokenStore';
 
 /** What a store seam needs from the session that opens it. */
 export interface StoreHost {
@@ -33,7 +31,10 @@ export interface Rotation {
 
 /** How a session reaches its store: the one seam between the engine and everything that shares a store. */
 export interface StoreSeam {
-  /** The stored pair, synchronously when the store answers so. Throws what the store threw. */
+  /**
+   * The stored pair, synchronously when the store answers so. A store that fails (throws, rejects, times out)
+   * is reported and read as empty.
+   */
   load(): MaybePromise<TokenPair | null>;
   /**
    * Writes `pair`, or empties the store; failures go to `report`. Writes land in the order they were made, and
@@ -49,96 +50,49 @@ export interface StoreSeam {
   close(): void;
 }
 
-const SHARED = Symbol.for('apollo-link-token-pair.shareTokenStore');
+// Every store value carries how a session opens it: the seam of a store comes with the store an app imports,
+// so a bundle holds only the seams of the stores it uses.
+const OPEN = Symbol.for('apollo-link-token-pair.store');
 
-/** A store that {@link shareTokenStore} made shareable: it opens a seam per session. */
-export interface SharedStoreInternals {
-  readonly [SHARED]: (host: StoreHost) => StoreSeam;
+/** Gives `store` the seam `open` makes for each session that opens it. */
+export function withSeam<T extends TokenStorage>(store: T, open: (host: StoreHost) => StoreSeam): T & TokenStore {
+  return Object.assign(store, { [OPEN]: open }) as unknown as T & TokenStore;
 }
-
-/** Marks `store` as shareable, with `open` making each session's seam. */
-export function markShared<T extends TokenStore>(store: T, open: (host: StoreHost) => StoreSeam): T & SharedStoreInternals {
-  return Object.assign(store, { [SHARED]: open });
-}
-
-/** Whether `store` came from {@link shareTokenStore}. */
-export function isShared(store: TokenStore): store is TokenStore & SharedStoreInternals {
-  return SHARED in store;
-}
-
-// The session that owns each plain store: two would each spend the refresh token the other holds.
-const owners = new WeakSet<TokenStore>();
 
 /**
- * Opens the seam of the session that is created on `store`: the store's own when it is shared, else one that
- * owns it alone.
+ * Opens the seam of the session that is created on `store`.
  *
- * @throws An `Error` naming `shareTokenStore` when a plain store already belongs to a live session.
+ * @throws An `Error` naming `createTokenStore` when `store` is none of this package's stores (localStorage, a
+ * storage of the app's own not wrapped in `createTokenStore`).
  */
 export function openStore(store: TokenStore, host: StoreHost): StoreSeam {
-  if (isShared(store)) return store[SHARED](host);
-  if (owners.has(store)) {
-    throw new Error(
-      'This store belongs to another session: share it through shareTokenStore(store), or dispose() that session first.',
-    );
+  const open = (store as unknown as { [OPEN]?: (host: StoreHost) => StoreSeam })[OPEN];
+  if (!open) {
+    // createTokenStore refuses localStorage with the spec's reason.
+    throw new Error('`store` takes a store of this package, such as createTokenStore(yourStorage), never localStorage.');
   }
-  owners.add(store);
-  const io = storeIO(store, host);
-  return {
-    load: io.read,
-    save: io.write,
-    async rotate(pair, renew, wanted) {
-      let next: TokenPair;
-      try {
-        next = await renew(pair);
-      } catch (error) {
-        // A dead refresh token is not kept for the next start to submit again.
-        if (!AuthRequestError.is(error) && wanted()) await io.write(null);
-        throw error;
-      }
-      if (!wanted()) return { pair: null, orphan: next };
-      await io.write(next);
-      return { pair: next };
-    },
-    close: () => owners.delete(store),
-  };
+  return open(host);
 }
 
-// Writes of each store, one at a time: an asynchronous store must not end with an older pair than the newest.
-const queues = new WeakMap<TokenStore, Promise<unknown>>();
+/** The message of a store that a second live session opens. */
+export const OWNED = 'This store belongs to another session: share it through shareTokenStore(store), or dispose() that session first.';
 
-/** Bounded reads and serialized, bounded writes of `store`, for the session `host`. */
-export function storeIO(store: TokenStore, host: StoreHost) {
-  const call = <T>(work: () => MaybePromise<T>) =>
-    bounded(host.clock, host.timeout, () => new AuthRequestError(`The token store did not answer within ${host.timeout} ms.`, 'store'), work);
-  const read = (): MaybePromise<TokenPair | null> => {
-    const settle = (value: unknown) => {
-      if (isTokenPair(value)) return value;
-      // Something that is not a pair (an old format, junk) is cleared rather than read again at every start.
-      if (value != null) void write(null);
-      return null;
-    };
-    const value = call(() => store.get());
-    return value instanceof Promise ? value.then(settle) : settle(value);
-  };
-  /** Runs `task` after every write queued before it; later writes wait for it. */
-  const queued = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = (queues.get(store) ?? Promise.resolve()).then(task);
-    queues.set(store, run.catch(() => {}));
-    return run;
-  };
-  /** Writes `pair` (or clears); resolves whether the store took it. */
-  const put = async (pair: TokenPair | null): Promise<boolean> => {
+/**
+ * The rotation of a store one session owns: `write` stores the new pair while it is wanted, and empties the
+ * store of a refresh token the service refused.
+ */
+export function rotateWith(write: (pair: TokenPair | null) => unknown): StoreSeam['rotate'] {
+  return async (pair, renew, wanted) => {
+    let next: TokenPair;
     try {
-      await call(() => (pair ? store.set(pair) : store.clear()));
-      return true;
+      next = await renew(pair);
     } catch (error) {
-      host.report(error);
-      return false;
+      // A dead refresh token is not kept for the next start to submit again.
+      if (!AuthRequestError.is(error) && wanted()) await write(null);
+      throw error;
     }
+    if (!wanted()) return { pair: null, orphan: next };
+    await write(next);
+    return { pair: next };
   };
-  /** Writes `pair` (or clears) when its turn comes, if `wanted()` still holds then. */
-  const write = (pair: TokenPair | null, wanted?: () => boolean): Promise<void> =>
-    queued(async () => void ((!wanted || wanted()) && (await put(pair))));
-  return { read, write, queued, put };
 }

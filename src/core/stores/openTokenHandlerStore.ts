@@ -1,5 +1,5 @@
 import { createMemoryTokenStore } from './createMemoryTokenStore';
-import { markShared } from './openStore';
+import { withSeam } from './openStore';
 import type { TokenPair, TokenStore } from './TokenStore';
 
 /** The pair a page starts from in token-handler mode: no access token, and the cookie that may hold a session. */
@@ -11,7 +11,7 @@ const COOKIE: TokenPair = { accessToken: '', refreshToken: 'cookie' };
  * the cookie: its first refresh asks the handler whether there is a session.
  */
 export function openTokenHandlerStore(name: string): TokenStore {
-  return markShared(createMemoryTokenStore(), (host) => {
+  return withSeam(createMemoryTokenStore(), (host) => {
     const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : undefined;
     if (channel) {
       channel.onmessage = ({ data }: MessageEvent<string | null>) =>

@@ -1,8 +1,9 @@
 import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { createLock, type Lock } from '../environment/lock';
-import { isShared, markShared, type Rotation, storeIO } from './openStore';
-import type { TokenPair, TokenStore } from './TokenStore';
+import { type Rotation, withSeam } from './openStore';
+import { storeIO } from './storeIO';
+import type { TokenPair, TokenStorage, TokenStore } from './TokenStore';
 
 /** Options of {@link shareTokenStore}. */
 export interface ShareTokenStoreOptions {
@@ -25,6 +26,9 @@ export interface ShareTokenStoreOptions {
 }
 
 declare const shared: unique symbol;
+
+// Marks a store shareTokenStore made: sharing it again returns it as it is.
+const SHARED = Symbol.for('apollo-link-token-pair.shareTokenStore');
 
 /** A {@link TokenStore} that several sessions may share. See {@link shareTokenStore}. */
 export type SharedTokenStore = TokenStore & { readonly [shared]: true };
@@ -49,7 +53,7 @@ export type SharedTokenStore = TokenStore & { readonly [shared]: true };
  * const b = createTokenAuth({ uri, store });
  * ```
  */
-export function shareTokenStore(store: TokenStore, options: ShareTokenStoreOptions = {}): SharedTokenStore {
+export function shareTokenStore(store: TokenStorage, options: ShareTokenStoreOptions = {}): SharedTokenStore {
   return shareWith(store, options, new Set());
 }
 
@@ -73,12 +77,12 @@ export function remember(tokens: Set<string>, token: string): void {
  * @internal
  */
 export function shareWith(
-  store: TokenStore,
+  store: TokenStorage,
   options: ShareTokenStoreOptions,
   refused: Set<string>,
   onRefused?: (token: string) => void,
 ): SharedTokenStore {
-  if (isShared(store)) return store as unknown as SharedTokenStore;
+  if (SHARED in store) return store as unknown as SharedTokenStore;
   const lock = options.lock ?? createLock();
   const name = options.name ?? 'apollo-link-token-pair';
   const lockTimeout = options.lockTimeout ?? 60_000;
@@ -91,14 +95,14 @@ export function shareWith(
   const stale = (token: string | null) => unsaved && spent.has(token!);
   const isNew = (stored: TokenPair, ours: TokenPair) => stored.refreshToken !== ours.refreshToken && !stale(stored.refreshToken);
 
-  const sharedStore: TokenStore = {
+  const sharedStore: TokenStorage = {
     get: () => store.get(),
     set: (pair) => store.set(pair),
     clear: () => store.clear(),
     ...(store.subscribe && { subscribe: (listener: () => void) => store.subscribe!(listener) }),
   };
 
-  return markShared(sharedStore, (host) => {
+  return withSeam(Object.assign(sharedStore, { [SHARED]: true }), (host) => {
     const io = storeIO(store, host);
     const { clock } = host;
     // This session's writes under way: until they land, what the store holds is older than what it knows.
@@ -179,7 +183,7 @@ export function shareWith(
           known = stored?.refreshToken ?? null;
           return stored && stale(stored.refreshToken) ? null : stored;
         };
-        const stored = io.read();
+        const stored = io.load();
         return stored instanceof Promise ? stored.then(unspent) : unspent(stored);
       },
       save(pair, wanted) {

@@ -34,22 +34,16 @@ export function getTokenSchedule(
 ): TokenSchedule | null {
   const { exp, iat } = claims;
   if (!isSeconds(exp)) return null;
-  if (receivedAt === undefined) {
-    const expiresAt = exp * 1000;
-    const lifetime = isSeconds(iat) && exp > iat ? (exp - iat) * 1000 : undefined;
-    return { expiresAt, refreshAt: expiresAt - lead(leadTime, lifetime) };
-  }
-  const lifetime = isSeconds(iat) ? (exp - iat) * 1000 : exp * 1000 - receivedAt;
-  if (!(lifetime > 0)) return null;
-  const expiresAt = receivedAt + lifetime;
-  return { expiresAt, refreshAt: expiresAt - lead(leadTime, lifetime) };
+  // Timed by `exp` without `receivedAt`; with it, from `receivedAt` by the lifetime (`exp` against the local
+  // clock only where there is no `iat`).
+  const lifetime = isSeconds(iat) ? (exp - iat) * 1000 : receivedAt === undefined ? NaN : exp * 1000 - receivedAt;
+  if (receivedAt !== undefined && !(lifetime > 0)) return null;
+  const expiresAt = receivedAt === undefined ? exp * 1000 : receivedAt + lifetime;
+  // Without a known lifetime, the lead time as it is; with one, at most 90 % of it, and a fifth of a life shorter
+  // than the lead time.
+  const lead = !(lifetime > 0) ? leadTime : leadTime < lifetime ? Math.min(leadTime, lifetime * 0.9) : lifetime * 0.2;
+  return { expiresAt, refreshAt: expiresAt - lead };
 }
 
-function lead(leadTime: number, lifetime: number | undefined): number {
-  if (lifetime === undefined) return leadTime;
-  return leadTime < lifetime ? Math.min(leadTime, lifetime * 0.9) : lifetime * 0.2;
-}
-
-function isSeconds(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
+// Number.isFinite is false for anything that is not a number: no coercion.
+const isSeconds = Number.isFinite as (value: unknown) => value is number;

@@ -13,8 +13,8 @@ export type TokenClaims = Readonly<Record<string, unknown>> & { readonly exp?: n
  */
 export function decodeAccessToken(token: string): TokenClaims {
   const claims = decodeJwt<TokenClaims>(token);
-  if (typeof claims !== 'object' || !claims || Array.isArray(claims) || claims.exp! <= claims.iat!) {
-    throw new Error('Invalid token specified: the payload must be a JSON object whose exp is after its iat');
+  if (Object(claims) !== claims || Array.isArray(claims) || claims.exp! <= claims.iat!) {
+    throw new Error('Invalid token specified: not a JSON object with exp after iat');
   }
   return claims;
 }

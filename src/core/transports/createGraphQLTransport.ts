@@ -38,7 +38,6 @@ export interface GraphQLTransportOptions {
 // Statuses of a server (or a gateway in front of it) failing, not of a verdict on the credentials or token:
 // ending a session over them would log users out during an outage.
 const SERVER_FAILURE = /^(408|429|5\d\d)$/;
-const CALLS: Record<string, AuthCall> = { loginWithEmailPassword: 'login', refreshToken: 'refresh', logout: 'logout' };
 
 /**
  * The default {@link TokenAuthTransport}: the spec's `loginWithEmailPassword`, `refreshToken(token:)` and
@@ -95,8 +94,9 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     if (SERVER_FAILURE.test(`${status}`) || (!errors.length && !refused)) {
       throw fail(status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`);
     }
-    const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, code, status!), field, errors);
-    const verdict = (options.isRefusal ?? isRefusalByDefault)(rejection, CALLS[field]!);
+    const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, status!), field, errors);
+    // The call is the field's first word: login(WithEmailPassword), refresh(Token), logout.
+    const verdict = (options.isRefusal ?? isRefusalByDefault)(rejection, field.replace(/With.*|Token/, '') as AuthCall);
     if (verdict === 'maybe') throw new AuthRejectedError(rejection.message, field, errors, true);
     if (!verdict) throw fail(`failed: ${rejection.message}`, rejection);
     throw rejection;
