@@ -18,8 +18,12 @@ interface SizeLimitEntry {
 // The two core entries of `.size-limit.cjs`: their peers, imports and limits.
 // The core's rows: those that import from dist/index.js (the other entries are measured without the core).
 const ENTRIES = (createRequire(import.meta.url)('../.size-limit.cjs') as SizeLimitEntry[]).filter((entry) => entry.import && entry.path === 'dist/index.js');
-// The budgets (issue 22 for the memory store, issue 10 for the broadcast store).
-const BUDGETS: Record<string, number> = { createMemoryTokenStore: 6_000, createBroadcastTokenStore: 6_500 };
+// The budgets, by the row's imports (issue 22 for the memory store, issue 10 for the broadcast store); the page's
+// row, with browserResume, has none.
+const BUDGETS: Record<string, number> = {
+  '{ createTokenAuth, createMemoryTokenStore }': 6_000,
+  '{ createTokenAuth, createBroadcastTokenStore }': 6_500,
+};
 
 // Each part, replaced by the least that keeps the bundle building: what is left out is what it costs.
 const PARTS: Record<string, string> = {
@@ -109,7 +113,7 @@ export async function measureSizeByPart(): Promise<SizeByPart> {
       if (gzipped > 0) parts.push({ part, gzipped });
     }
     parts.sort((a, b) => b.gzipped - a.gzipped);
-    const budget = Object.entries(BUDGETS).find(([name]) => entry.import!.includes(name))?.[1] ?? 0;
+    const budget = BUDGETS[entry.import!] ?? 0;
     sizes.push({ name: entry.name, limit: entry.limit, budget, ...whole, parts });
   }
   return sizes;
@@ -117,7 +121,7 @@ export async function measureSizeByPart(): Promise<SizeByPart> {
 
 /** One line for the console. */
 export function sizeByPartSummary(sizes: SizeByPart): string {
-  return sizes.map(({ name, gzipped, budget }) => `  ${name}: ${gzipped} B gzip (budget ${budget} B)`).join('\n');
+  return sizes.map(({ name, gzipped, budget }) => `  ${name}: ${gzipped} B gzip (budget ${budget ? `${budget} B` : "none"})`).join("\n");
 }
 
 /** The section of `bench/RESULTS.md`. */
@@ -128,8 +132,8 @@ export function sizeByPartMarkdown(sizes: SizeByPart): string {
     'Each bundle is built from `src` with esbuild as size-limit does it (peers external, minified, gzip level 9). A part\'s cost is what the gzipped bundle loses when that part alone is replaced by a stub; parts share strings and code, so the costs overlap. `npm run size` measures the built `dist/` and is the figure CI checks against `.size-limit.cjs`; it comes out about 140 bytes smaller than this measure of `src`.',
     '',
     markdownTable(
-      ['Bundle', 'gzipped bytes', 'budget', 'CI limit'],
-      sizes.map(({ name, gzipped, budget, limit }) => [name, gzipped, `${budget} B (${gzipped <= budget ? 'met' : `over by ${gzipped - budget} B`})`, limit]),
+      ['Bundle', 'gzipped bytes (src)', 'budget (held on dist/)', 'CI limit'],
+      sizes.map(({ name, gzipped, budget, limit }) => [name, gzipped, budget ? `${budget} B` : 'none', limit]),
     ),
     '',
     ...sizes.flatMap(({ name, gzipped, parts }) => [

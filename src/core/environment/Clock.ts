@@ -10,7 +10,7 @@ export interface Clock {
   now(): number;
   /** Calls `callback` after `delay` ms; the result is passed back to {@link Clock.clearTimeout}. */
   setTimeout(callback: () => void, delay: number): unknown;
-  /** Cancels a timer made by {@link Clock.setTimeout}. */
+  /** Cancels a timer made by {@link Clock.setTimeout}; a handle that has fired, or `undefined`, is a no-op. */
   clearTimeout(handle: unknown): void;
 }
 
