@@ -7,8 +7,9 @@ import type { TokenPair, TokenStore } from './TokenStore';
  * Creates the default {@link TokenStore}: the pair lives in this process's memory only.
  *
  * @remarks
- * It belongs to one session, which reads and writes it synchronously. It is the default of `createTokenAuth`. For several sessions in one process, wrap it once with `shareTokenStore(store)`
- * and hand them the wrapped store: they then refresh under one lock and follow each other's changes.
+ * The default of `createTokenAuth`. It belongs to one session, which reads and writes it synchronously. For
+ * several sessions in one process, wrap it once with `shareTokenStore(store)` and hand them the wrapped store:
+ * they then refresh under one lock and follow each other's changes.
  *
  * @param initial - A pair to start with, for example one loaded from secure storage.
  *
