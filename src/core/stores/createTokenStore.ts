@@ -1,4 +1,5 @@
 import { assertNotLocalStorage } from './assertNotLocalStorage';
+import { delegateTo } from './delegateTo';
 import { OWNED, rotateWith, withSeam } from './openStore';
 import { storeIO } from './storeIO';
 import type { TokenStorage, TokenStore } from './TokenStore';
@@ -39,13 +40,7 @@ const owners = new WeakSet<TokenStorage>();
  */
 export function createTokenStore(storage: TokenStorage): TokenStore {
   assertNotLocalStorage(storage, 'createTokenStore() must not be given localStorage: the spec forbids it for the refresh token.');
-  const store: TokenStorage = {
-    get: () => storage.get(),
-    set: (pair) => storage.set(pair),
-    clear: () => storage.clear(),
-    ...(storage.subscribe && { subscribe: (listener: () => void) => storage.subscribe!(listener) }),
-  };
-  return withSeam(store, (host) => {
+  return withSeam(delegateTo(storage), (host) => {
     if (owners.has(storage)) throw new Error(OWNED);
     owners.add(storage);
     const io = storeIO(storage, host);

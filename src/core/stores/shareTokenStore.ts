@@ -2,6 +2,7 @@ import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { createLock, type Lock } from '../environment/lock';
 import { type Rotation, withSeam } from './openStore';
+import { delegateTo } from './delegateTo';
 import { storeIO } from './storeIO';
 import type { TokenPair, TokenStorage, TokenStore } from './TokenStore';
 
@@ -95,14 +96,7 @@ export function shareWith(
   const stale = (token: string | null) => unsaved && spent.has(token!);
   const isNew = (stored: TokenPair, ours: TokenPair) => stored.refreshToken !== ours.refreshToken && !stale(stored.refreshToken);
 
-  const sharedStore: TokenStorage = {
-    get: () => store.get(),
-    set: (pair) => store.set(pair),
-    clear: () => store.clear(),
-    ...(store.subscribe && { subscribe: (listener: () => void) => store.subscribe!(listener) }),
-  };
-
-  return withSeam(Object.assign(sharedStore, { [SHARED]: true }), (host) => {
+  return withSeam(Object.assign(delegateTo(store), { [SHARED]: true }), (host) => {
     const io = storeIO(store, host);
     const { clock } = host;
     // This session's writes under way: until they land, what the store holds is older than what it knows.

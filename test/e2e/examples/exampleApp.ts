@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { launchChromium } from '../browser';
 
@@ -104,4 +104,16 @@ export function useChromium() {
       return { context, errors };
     },
   };
+}
+
+/**
+ * Signs the demo admin in through an example's form, and waits until the page shows the user and `me`. `status`:
+ * the test id of the example's signed-in line.
+ */
+export async function signIn(page: Page, status: string): Promise<void> {
+  await page.getByTestId(status).getByText('Signed out').waitFor();
+  await page.getByTestId('password').fill('admin-pass');
+  await page.getByTestId('sign-in-button').click();
+  await page.getByTestId(status).getByText('Signed in as admin@demo.test').waitFor();
+  await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
-import { type Child, exampleDir, freePort, requireInstalled, run, useChromium } from './exampleApp';
+import { type Child, exampleDir, freePort, requireInstalled, run, signIn as signInAs, useChromium } from './exampleApp';
 
 // examples/nextjs built with `next build` and served by `next start`, the package's test server as its API, in
 // Chromium at both 127.0.0.1 and localhost, with no option beyond the API's URL and the secret.
@@ -37,13 +37,7 @@ afterAll(async () => {
 
 const newContext = () => chromium.newContext();
 
-async function signIn(page: Page): Promise<void> {
-  await page.getByTestId('client-status').getByText('Signed out').waitFor();
-  await page.getByTestId('password').fill('admin-pass');
-  await page.getByTestId('sign-in-button').click();
-  await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
-  await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
-}
+const signIn = (page: Page) => signInAs(page, 'client-status');
 
 describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host) => {
   const url = () => `http://${host}:${port}/`;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
-import { type Child, exampleDir, freePort, requireInstalled, run, useChromium } from './exampleApp';
+import { type Child, exampleDir, freePort, requireInstalled, run, signIn as signInAs, useChromium } from './exampleApp';
 
 // examples/vite-spa type-checked and built with its own tsc and vite, served by `vite preview`, calling the
 // package's test server directly.
@@ -29,13 +29,7 @@ afterAll(async () => {
 
 const newContext = () => chromium.newContext();
 
-async function signIn(page: Page): Promise<void> {
-  await page.getByTestId('status').getByText('Signed out').waitFor();
-  await page.getByTestId('password').fill('admin-pass');
-  await page.getByTestId('sign-in-button').click();
-  await page.getByTestId('status').getByText('Signed in as admin@demo.test').waitFor();
-  await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
-}
+const signIn = (page: Page) => signInAs(page, 'status');
 
 describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (host) => {
   const url = (query = '') => `http://${host}:${port}/${query}`;
