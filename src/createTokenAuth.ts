@@ -27,8 +27,10 @@ export interface TokenAuth {
    * Renews the pair now; concurrent callers, operations and the proactive timer share one request.
    * @throws `SessionEndedError` when there is no session or the service refused the refresh token;
    * `AuthRequestError` for a failure without a verdict (the session is kept and the refresh retried).
+   * @param trigger What asked, as `onRefresh` reports it: `manual` (the default), or `socket` for a subscription
+   * client whose token the server refused (what `./ws` passes).
    */
-  refresh(): Promise<void>;
+  refresh(trigger?: 'manual' | 'socket'): Promise<void>;
   /** The current state; the same object until the next change, as `useSyncExternalStore` needs. */
   getState(): TokenAuthState;
   /** The state the session started in: the server snapshot for hydration. */

@@ -4,6 +4,9 @@ import type { LogEvent } from './eventLog';
 /** What the trigger of a successful rotation means, in the event log's words. */
 const ROTATED: Record<RefreshEvent['trigger'], { kind: LogEvent['kind']; text: string } | undefined> = {
   proactive: { kind: 'proactive', text: 'Proactive refresh before expiry' },
+  retry: { kind: 'refresh', text: 'Refreshed on a retry, after a refresh that got no answer' },
+  check: { kind: 'refresh', text: 'Session checked after an uncoded refusal: still good, operation replayed' },
+  socket: { kind: 'refresh', text: 'Refreshed for the subscription socket, whose token the server refused' },
   resume: { kind: 'resume', text: 'Refreshed on waking up: the page came back after the refresh was due' },
   'token-expired': { kind: 'replay', text: 'TOKEN_EXPIRED: pair refreshed once, operations replayed' },
   'expired-locally': { kind: 'refresh', text: "Refreshed before sending: the access token had expired by this device's clock" },

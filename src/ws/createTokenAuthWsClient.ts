@@ -203,7 +203,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
           // One refresh per refused token: none when the session renewed it already.
           const token = await auth.getAccessToken().catch(() => refused);
           if (token === refused) {
-            await auth.refresh();
+            await auth.refresh('socket');
             const now = clock.now();
             const { expiresAt = Infinity } = auth.getState();
             renewed = { token: await auth.getAccessToken(), until: now + Math.min(FRESH, (expiresAt - now) / 2) };

@@ -1,5 +1,6 @@
 import type { TokenClaims } from '../tokens/readTokenPair';
 import type { SessionEndReason } from '../errors/SessionEndedError';
+import type { RefreshTrigger } from './TokenAuthOptions';
 
 /** The signed-in user, as far as the client knows it. */
 export interface TokenUser {
@@ -38,6 +39,11 @@ export interface TokenAuthState {
    * session is still `authenticated`: show "reconnecting", not a login form. Cleared by the next rotation.
    */
   readonly retry?: { readonly at: number | undefined; readonly error: Error; readonly attempt: number };
+  /**
+   * Set while a refresh that was asked for waits for the refresh floor before it goes out: when it goes (`at`,
+   * local ms) and what asked for it. For a "refreshing in N s" indicator; a retry's wait is in `retry`.
+   */
+  readonly waiting?: { readonly at: number; readonly trigger: RefreshTrigger };
   /**
    * How the last signed-in session ended, for the app to say why the user is signed out. Set whenever a session
    * whose user was known ends, or a stored session (a token handler's cookie) is refused at restore ("your

@@ -44,6 +44,8 @@ export interface Live {
   sent?: boolean;
   /** Set while a retry of a refresh that got no verdict waits. */
   retry?: NonNullable<TokenAuthState['retry']>;
+  /** Set while a refresh that was asked for waits for the floor. */
+  waiting?: NonNullable<TokenAuthState['waiting']>;
   /** How many refreshes of this pair in a row were answered with an uncertain refusal. */
   refusals?: number;
 }
@@ -86,7 +88,7 @@ export interface TokenSession {
    * @throws `SessionEndedError` when there is no session or the service rejected the refresh token (the
    * session is then over); `AuthRequestError` for a transient failure (the session is kept).
    */
-  refresh(): Promise<void>;
+  refresh(trigger?: 'manual' | 'socket'): Promise<void>;
   /**
    * The access token to send now: waits while the stored pair loads, and renews a token that is already dead
    * by the local clock before it is sent. `null` when nobody is logged in.
@@ -116,8 +118,8 @@ export interface TokenSession {
 
 const LOADING: TokenAuthState = { status: 'loading', user: null };
 const SIGNED_OUT: TokenAuthState = { status: 'unauthenticated', user: null };
-// Refreshes nobody awaits (`proactive`, `resume`, `restore`): their failures go to onError.
-const BACKGROUND = /^(p|res)/;
+// Refreshes nobody awaits (`proactive`, `retry`, `resume`, `restore`): their failures go to onError.
+const BACKGROUND = /^(p|re[st])/;
 // A refresh answered with an uncertain refusal this many times in a row ends the session: with the default
 // floor and backoff, about 10 s after the first.
 const REFUSALS = 3;
@@ -130,7 +132,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // The GraphQL transport reads its options (`uri`, `fetch`, `headers`, `isRefusal`) from these.
   const transport = options.transport ?? createGraphQLTransport(options as GraphQLTransportOptions);
   const floor = options.refreshFloor ?? 5_000;
-  const timer = createRefreshTimer(clock, () => background('proactive'));
+  const timer = createRefreshTimer(clock, () => background(live?.retry ? 'retry' : 'proactive'));
   const listeners = new Set<() => void>();
   const abort = new AbortController();
   const { signal } = abort;
@@ -212,12 +214,12 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       });
       return (loggingOut = logout);
     },
-    async refresh() {
+    async refresh(trigger = 'manual') {
       await restoring;
       if (!live) throw noSession();
       // The app asked: a wait for the floor or a scheduled retry ends now.
       wake();
-      await renew(live, 'manual', true);
+      await renew(live, trigger, true);
     },
     getAccessToken: async () => (await current())?.pair.accessToken ?? null,
     current,
@@ -300,8 +302,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   async function rotate(from: Live, trigger: RefreshTrigger): Promise<void> {
     const wanted = () => live === from;
     const notify = (outcome: RefreshEvent['outcome'], error?: unknown) => tell(options.onRefresh, { trigger, outcome, error });
-    // Never two refreshes back to back, whatever asks: only the app's own refresh() goes at once.
-    if (trigger !== 'manual') await sleep(lastRefresh + floor - clock.now());
+    // Never two refreshes back to back, whatever asks: only refresh() (the app's, or ./ws's) goes at once.
+    if (trigger !== 'manual' && trigger !== 'socket') await waitForFloor(from, trigger);
     if (signal.aborted) return;
     if (!wanted()) return notify('superseded');
     let rotation: Rotation;
@@ -377,6 +379,17 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   function revoke(pair: TokenPair): Promise<void> {
     return call('logout', (signal) => transport.logout(pair, signal)).then(() => {}, report);
+  }
+
+  // Sleeps until the floor lets a refresh of `from` go, showing the wait in the state.
+  async function waitForFloor(from: Live, trigger: RefreshTrigger): Promise<void> {
+    const at = lastRefresh + floor;
+    if (!(at > clock.now())) return;
+    from.waiting = { at, trigger };
+    if (live === from) publish(stateOf(from));
+    await sleep(at - clock.now());
+    from.waiting = undefined;
+    if (live === from) publish(stateOf(from));
   }
 
   function background(trigger: RefreshTrigger): void {
@@ -572,14 +585,15 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
 const noSession = () => new SessionEndedError('no-session');
 
-function stateOf({ pair, user, schedule, retry }: Live): TokenAuthState {
+function stateOf({ pair, user, schedule, retry, waiting }: Live): TokenAuthState {
   // No access token yet (a split store's, a token handler's restore): whether there is a session is not known.
-  if (!pair.accessToken) return { ...LOADING, ...(retry && { retry }) };
+  if (!pair.accessToken) return { ...LOADING, ...(retry && { retry }), ...(waiting && { waiting }) };
   return {
     status: 'authenticated',
     user,
     // The schedule is exactly { expiresAt, refreshAt }.
     ...schedule,
     ...(retry && { retry }),
+    ...(waiting && { waiting }),
   };
 }
