@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
@@ -18,6 +18,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
+    // Spec servers on eight stacks, as child processes: npm run test:interop.
+    exclude: [...configDefaults.exclude, 'test/interop/stacks/**'],
     testTimeout: 15_000,
     coverage: {
       provider: 'v8',

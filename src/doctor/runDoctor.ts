@@ -1,5 +1,6 @@
 import { decodeJwt } from '../shared/decodeJwt';
 import { AuthRejectedError, isRefusal } from '../index';
+import { speaksOfAuth } from '../core/errors/speaksOfAuth';
 import { maskToken } from './maskToken';
 import { describeErrors, postGraphQL, type GraphQLAnswer } from './postGraphQL';
 
@@ -78,7 +79,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // Pairs whose session may still be live: logged out at the end.
   const open = new Set<Pair>();
   let requests = 0;
-  const check = (id: string, title: string, status: DoctorCheck['status'], detail: string) => checks.push({ id, title, status, detail });
+  const check = (id: string, title: string, status: DoctorCheck['status'], detail: string): void => void checks.push({ id, title, status, detail });
   const post = (query: string, variables: Record<string, unknown>, token?: string): Promise<GraphQLAnswer> => {
     if (++requests > MAX_REQUESTS) return Promise.resolve({ errors: [], failure: 'was not sent: the request budget is spent' });
     return postGraphQL(uri, query, variables, { token, timeout, fetch: options.fetch });
@@ -170,9 +171,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       check('single-use', 'The spent refresh token is refused', 'ok', `Refused: ${describeErrors(reused)}.`);
       advice.push(
         verdict === 'maybe'
-          ? `Your server answers a spent refresh token with ${rejection.code} ("${rejection.message}"): the package cannot tell that from a crash, so a session it refuses ends after 3 refreshes answered so (about 10 s with the default 5 s refreshFloor). To end it at once, give refusals a code of their own (UNAUTHENTICATED, say) or set \`isRefusal\`.`
+          ? `Your server answers a spent refresh token with ${rejection.code} ("${rejection.message}"), words that do not say the token was refused: the package cannot tell that from a crash, so a session it refuses ends after 3 refreshes answered so (about 10 s with the default 5 s refreshFloor). To end it at once, give refusals a code of their own (UNAUTHENTICATED, say) or set \`isRefusal\`.`
           : verdict
-            ? `Your server refuses a spent refresh token with ${rejection.code ? `the code ${rejection.code}` : 'no code'} ("${rejection.message}"): the package ends such a session at once, with those words in \`ended.message\`.`
+            ? `Your server refuses a spent refresh token with ${rejection.code ? `the code ${rejection.code}` : 'no code'} ("${rejection.message}"): the package ends such a session at once${rejection.code === 'INTERNAL_SERVER_ERROR' ? ', since those words speak of a refused token' : ''}, with those words in \`ended.message\`.`
             : `Your server answers a spent refresh token with ${rejection.code}, a code the package takes as an outage: such a session is never ended. Set \`isRefusal\`.`,
       );
       // Reuse detection: does presenting the spent token end the session it belonged to?
@@ -212,6 +213,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
         : renewedAfter ? 'The refresh token still worked after logout.'
         : `Both refused after logout: ${describeErrors(access)}; ${describeErrors(refreshed)}.`);
       if (accessAlive) advice.push('logout leaves the access token alive: the package forgets it at once, but anyone who copied it can use it until it expires.');
+      else deadAccess(access);
     }
   }
 
@@ -241,6 +243,30 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       `The access token lives ${lifetime ?? 'an unknown number of'} s. By hand: sign in, wait past exp, send { me { id } } with that token, and look for extensions.code "TOKEN_EXPIRED".`);
   }
   return finish();
+
+  // How the server refuses the access token of a session that ended (here, by logout: a revocation looks the
+  // same to the client), and what the package's default isUnauthenticatedError makes of it.
+  function deadAccess(answer: GraphQLAnswer): void {
+    const title = 'A dead session is noticed';
+    const said = describeErrors(answer);
+    const codes = answer.errors.map((error) => `${error.extensions?.['code'] ?? ''}`);
+    const words = answer.errors.map((error) => error.message ?? '').join('\n');
+    if (answer.failure || (answer.status ?? 0) >= 500) {
+      return check('dead-access', title, 'warn', `The access token of a logged-out session got ${said}: an outage to the package, not a verdict. A revoked session then ends only at its next refresh.`);
+    }
+    if (answer.status === 401 || codes.includes('UNAUTHENTICATED') || codes.includes('TOKEN_EXPIRED')) {
+      return check('dead-access', title, 'ok', `The access token of a logged-out session is refused with ${said}: the package refreshes once, the refusal of that refresh ends the session at once.`);
+    }
+    if (codes.some((code) => code === '' || code === 'INTERNAL_SERVER_ERROR')) {
+      if (speaksOfAuth(words)) {
+        return check('dead-access', title, 'ok', `The access token of a logged-out session is refused with ${said}: those words speak of a refused session, so the package checks it with a refresh at once and ends it within a round trip.`);
+      }
+      advice.push(`Your server refuses the access token of a dead session with ${said}: words the package cannot tell from a business error, so it checks such errors with a refresh at most once a minute. To end a revoked session at once, give that refusal the code UNAUTHENTICATED, or set \`isUnauthenticatedError\` to return true for it.`);
+      return check('dead-access', title, 'warn', `Refused with ${said}: a revoked session is noticed within a minute, not at once.`);
+    }
+    advice.push(`Your server refuses the access token of a dead session with ${said}: the package passes that code on as an ordinary error, so a revoked session shows signed in until its next refresh (up to 12.5 minutes). Set \`isUnauthenticatedError\` to return true for it: \`(error) => isUnauthenticatedError(error) || (CombinedGraphQLErrors.is(error) && error.errors.some((each) => each.extensions?.code === '${codes.find(Boolean)}'))\`.`);
+    check('dead-access', title, 'fail', `Refused with ${said}, a code the package takes for an ordinary error: a revoked session would go unnoticed until its next refresh.`);
+  }
 
   async function finish(): Promise<DoctorReport> {
     for (const pair of [...open]) {

@@ -1,6 +1,6 @@
 import { ApolloLink } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { catchError, defer, from, map, mergeMap, throwError } from 'rxjs';
+import { catchError, defer, from, map, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
@@ -14,7 +14,6 @@ export const IS_TOKEN_EXPIRED = Symbol.for('apollo-link-token-pair.expired');
 // Set on an operation once it has been replayed: a link that sends it again (RetryLink placed before this one)
 // gets the refusal passed on, not another refresh.
 const REPLAYED_KEY = 'tokenPairReplayed';
-const REPLAY = Symbol();
 
 /** What {@link TokenExpiredLink} needs from the session. */
 export interface TokenRecovery {
@@ -23,6 +22,12 @@ export interface TokenRecovery {
    * was sent in has ended.
    */
   recover(sent: SentToken | undefined): Promise<unknown>;
+  /**
+   * Whether an attempt sent with `sent` and refused with `failure` (the error's messages), an error that may
+   * mean the session is dead, should be replayed: `true` once the session renewed its pair to check, `false` to
+   * pass the failure on; rejects when the check found the session dead. Without it, such failures pass on.
+   */
+  check?(sent: SentToken | undefined, failure: string): Promise<boolean>;
 }
 
 export declare namespace TokenExpiredLink {
@@ -37,10 +42,12 @@ export declare namespace TokenExpiredLink {
      */
     isTokenExpiredError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
     /**
-     * Decides whether a failure of an operation that carried a token means "the token was refused".
+     * Decides whether a failure of an operation that carried a token means "the token was refused": `true`
+     * (refresh, and replay once), `'maybe'` (it may: the session checks itself with a refresh when the failure
+     * is worth one, see {@link isUnauthenticatedError}) or `false` (pass it on).
      * @defaultValue {@link isUnauthenticatedError}
      */
-    isUnauthenticatedError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
+    isUnauthenticatedError?: (error: unknown, operation: ApolloLink.Operation) => boolean | 'maybe';
   }
 }
 
@@ -54,7 +61,12 @@ export declare namespace TokenExpiredLink {
  * no refresh at all. The replay's outcome, success or failure, is passed on unchanged: it is never replayed
  * again, not even when a `RetryLink` placed before this link sends the operation once more. An operation is
  * replayed only within the session it was sent in: after a logout, a rejected refresh
- * or a login as someone else it fails with `SessionEndedError`. Other errors pass through untouched.
+ * or a login as someone else it fails with `SessionEndedError`.
+ *
+ * A failure that may mean the session is dead (by default a GraphQL error without a code, as most servers
+ * refuse the token of a revoked session) makes the session check itself with a refresh when it is worth one:
+ * refused, the session ends and the operation fails with `SessionEndedError`; renewed, the operation is
+ * replayed once; not worth a check, the failure is passed on as it came. Other errors pass through untouched.
  */
 export class TokenExpiredLink extends ApolloLink {
   constructor(options: TokenExpiredLink.Options) {
@@ -65,27 +77,43 @@ export class TokenExpiredLink extends ApolloLink {
         const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
         // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
         // out would hand the consumer the same data twice.
-        const shouldReplay = (error: unknown) =>
+        const verdict = (error: unknown): boolean | 'maybe' =>
           !emitted && !operation.getContext()[REPLAYED_KEY] && (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
+        const replay = () => {
+          operation.setContext({ [REPLAYED_KEY]: true });
+          return forward(operation);
+        };
+        // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
+        const recover = (error: unknown, passOn: () => Observable<ApolloLink.Result>): Observable<ApolloLink.Result> => {
+          const refused = verdict(error);
+          if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
+          if (refused !== 'maybe' || !auth.check) return passOn();
+          return from(auth.check(sent(), messagesOf(error))).pipe(mergeMap((renewed) => (renewed ? replay() : passOn())));
+        };
         return forward(operation).pipe(
           map((result) => {
-            // Thrown to leave the first attempt (unsubscribed at once) for the replay below.
-            if (result.errors && shouldReplay(new CombinedGraphQLErrors(result, result.errors))) throw REPLAY;
+            const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
+            // Thrown to leave the first attempt (unsubscribed at once) for the replay, or the check, below.
+            if (error && verdict(error)) throw new Refused(error, result);
             emitted = true;
             return result;
           }),
           catchError((error: unknown) =>
-            error === REPLAY || shouldReplay(error)
-              ? from(auth.recover(sent())).pipe(
-                  mergeMap(() => {
-                    operation.setContext({ [REPLAYED_KEY]: true });
-                    return forward(operation);
-                  }),
-                )
-              : throwError(() => error),
+            error instanceof Refused ? recover(error.error, () => of(error.result)) : recover(error, () => throwError(() => error)),
           ),
         );
       }),
     );
   }
+}
+
+class Refused {
+  constructor(
+    readonly error: CombinedGraphQLErrors,
+    readonly result: ApolloLink.Result,
+  ) {}
+}
+
+function messagesOf(error: unknown): string {
+  return CombinedGraphQLErrors.is(error) ? error.errors.map((each) => each.message).join('\n') : String((error as Error | undefined)?.message ?? error);
 }

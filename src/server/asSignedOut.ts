@@ -19,6 +19,6 @@ import { isTokenExpiredError, isUnauthenticatedError } from '../index';
  * ```
  */
 export function asSignedOut(error: unknown): null {
-  if (isUnauthenticatedError(error) || isTokenExpiredError(error)) return null;
+  if (isUnauthenticatedError(error) === true || isTokenExpiredError(error)) return null;
   throw error;
 }

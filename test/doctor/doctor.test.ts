@@ -93,7 +93,9 @@ describe('doctor against spec servers on other frameworks', () => {
     const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
     expect(report.ok).toBe(true);
     expect(detail(report, 'single-use')).toBe('Refused: "Invalid refresh token" with code INTERNAL_SERVER_ERROR (HTTP 200).');
-    expect(report.advice.join('\n')).toMatch(/after 3 refreshes answered so \(about 10 s.*set `isRefusal`/);
+    // Its words say the token was refused: a verdict, though the code says nothing.
+    expect(report.advice.join('\n')).toContain('the package ends such a session at once, since those words speak of a refused token');
+    expect(report.checks.find(({ id }) => id === 'dead-access')).toMatchObject({ status: 'ok', detail: expect.stringContaining('"Not authenticated" with code INTERNAL_SERVER_ERROR') });
     expect(detail(report, 'wrong-password')).toContain('"Invalid email or password" with code INTERNAL_SERVER_ERROR');
     expect(report.loggedOut).toBe(true);
     expectNoToken(report);
@@ -106,6 +108,37 @@ describe('doctor against spec servers on other frameworks', () => {
     expect(detail(report, 'single-use')).toBe('Refused: "Invalid refresh token" with no code (HTTP 200).');
     expect(report.advice.join('\n')).toContain('no code ("Invalid refresh token"): the package ends such a session at once');
     expect(report.loggedOut).toBe(true);
+  });
+});
+
+/** A `fetch` through which the server's "Not authenticated" arrives as `refusal` says instead. */
+function refusingAs(refusal: { message: string; code?: string }): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const text = await response.text();
+    const body = JSON.parse(text) as { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+    const [first] = body.errors ?? [];
+    if (first?.message !== 'Not authenticated') return new Response(text, response);
+    first.message = refusal.message;
+    first.extensions = refusal.code ? { code: refusal.code } : {};
+    return new Response(JSON.stringify(body), response);
+  };
+}
+
+describe("doctor says whether a revoked session would be noticed, from how the server refuses a dead session's access token", () => {
+  it.each([
+    ['UNAUTHENTICATED, at once', { message: 'Not authenticated', code: 'UNAUTHENTICATED' }, 'ok', 'the package refreshes once'],
+    ['no code, but words of a refused session: at once', { message: 'Session revoked' }, 'ok', 'checks it with a refresh at once'],
+    ['no code and no such words: within a minute', { message: 'Access denied' }, 'warn', 'noticed within a minute'],
+    ['a code the package passes on: never', { message: 'Access denied', code: 'FORBIDDEN' }, 'fail', 'would go unnoticed until its next refresh'],
+  ] as const)('%s', async (_name, refusal, expected, words) => {
+    const server = await spec(startYogaSpec);
+    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password, fetch: refusingAs(refusal) });
+    expect(status(report, 'dead-access')).toBe(expected);
+    expect(detail(report, 'dead-access')).toContain(words);
+    expect(detail(report, 'dead-access')).toContain(refusal.message);
+    expect(report.ok).toBe(expected !== 'fail');
+    if (expected !== 'ok') expect(report.advice.join('\n')).toContain('isUnauthenticatedError');
   });
 });
 

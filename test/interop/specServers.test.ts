@@ -1,3 +1,4 @@
+import { gql } from '@apollo/client';
 import { describe, expect, it } from 'vitest';
 import { AuthRejectedError, SessionEndedError } from '../../src';
 import { useCleanups } from '../helpers/overHttp';
@@ -88,6 +89,41 @@ describe.each(servers)('against a spec server on $name, over real HTTP', ({ star
     // One operation, replayed never: the refusals were the session's refreshes.
     expect(server.service.stats.meQueries).toBe(1);
   });
+
+  it('a session revoked by an admin ends within 5 s of the first operation refused as "Not authenticated", with 15-minute tokens', async () => {
+    const { auth, clock, client, server, ended } = await startRig(cleanups, start);
+    await auth.login(ADMIN.email, ADMIN.password);
+    server.service.revokeAll(ADMIN.id);
+    let settled: unknown;
+    void client.query({ query: ME, fetchPolicy: 'network-only' }).then(
+      () => (settled = 'answered'),
+      (error: unknown) => (settled = error),
+    );
+    const took = await advanceUntil(clock, () => settled !== undefined && auth.getState().status === 'unauthenticated', 60_000, 100);
+    expect(took).toBeLessThanOrEqual(5_000);
+    expect(SessionEndedError.is(settled) && settled.reason).toBe('rejected');
+    expect(ended).toEqual([expect.objectContaining({ reason: 'rejected', rejection: 'revoked', message: 'Invalid refresh token' })]);
+    expect(server.service.stats).toMatchObject({ refreshes: 1, meQueries: 1 });
+  });
+
+  it('business errors without a code, 5 a second for 10 minutes: the session is never ended, and checked at most 10 times', async () => {
+    const { auth, clock, client, server, ended } = await startRig(cleanups, start);
+    await auth.login(ADMIN.email, ADMIN.password);
+    const CLUB = gql`query Club($id: ID!) { club(id: $id) { id } }`;
+    const RENAME = gql`mutation Rename { renameClub(id: "c1", name: "Lakeside") { id } }`;
+    const messages = new Set<string>();
+    for (let second = 0; second < 600; second++) {
+      const operations = Array.from({ length: 5 }, (_, n) =>
+        ((n + second) % 2 ? client.mutate({ mutation: RENAME }) : client.query({ query: CLUB, variables: { id: 'c2' }, fetchPolicy: 'network-only', context: { queryDeduplication: false } })).catch((error: Error) => messages.add(error.message)),
+      );
+      await Promise.all(operations);
+      await clock.advance(1_000);
+    }
+    expect([...messages].sort()).toEqual(['Club not found', 'Not allowed to edit this club']);
+    expect(ended).toEqual([]);
+    expect(auth.getState()).toMatchObject({ status: 'authenticated' });
+    expect(server.service.stats.refreshes).toBeLessThanOrEqual(10);
+  }, 60_000);
 
   it('logout kills both tokens on the server', async () => {
     const { auth, server, store } = await startRig(cleanups, start);

@@ -115,10 +115,13 @@ export interface TokenAuthOptions {
   isTokenExpiredError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
   /**
    * Decides whether an operation that carried a token was refused because the session is no longer valid
-   * (revoked). One refresh then tells: refused, the session ends now; renewed, the operation is replayed once.
-   * @defaultValue `isUnauthenticatedError`: `extensions.code === 'UNAUTHENTICATED'`, or HTTP 401
+   * (revoked): `true`, one refresh then tells (refused, the session ends now; renewed, the operation is replayed
+   * once); `'maybe'`, the same, when the failure is worth a refresh (see `isUnauthenticatedError`); `false`,
+   * the failure is passed on. Return only booleans to turn the checks of `'maybe'` off.
+   * @defaultValue `isUnauthenticatedError`: `true` for `extensions.code === 'UNAUTHENTICATED'` or HTTP 401,
+   * `'maybe'` for a GraphQL error without a code (or with `INTERNAL_SERVER_ERROR`)
    */
-  isUnauthenticatedError?: (error: unknown, operation: ApolloLink.Operation) => boolean;
+  isUnauthenticatedError?: (error: unknown, operation: ApolloLink.Operation) => boolean | 'maybe';
 }
 
 /** What {@link TokenAuthOptions.onSessionEnd} receives. */

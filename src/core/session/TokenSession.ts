@@ -6,6 +6,8 @@ import { systemClock } from '../environment/Clock';
 import { createGraphQLTransport, type GraphQLTransportOptions } from '../transports/createGraphQLTransport';
 import { createMemoryTokenStore } from '../stores/createMemoryTokenStore';
 import { getRetryDelay } from './getRetryDelay';
+import { getRefreshFloor, NO_REFRESH, spendFloor, type FloorState } from './getRefreshFloor';
+import { createSessionChecks } from './createSessionChecks';
 import { getTokenSchedule, type TokenSchedule } from '../tokens/getTokenSchedule';
 import { openStore, type Rotation } from '../stores/openStore';
 import { decodeAccessToken, readTokenPair, type TokenClaims } from '../tokens/readTokenPair';
@@ -48,6 +50,8 @@ export interface Live {
   waiting?: NonNullable<TokenAuthState['waiting']>;
   /** How many refreshes of this pair in a row were answered with an uncertain refusal. */
   refusals?: number;
+  /** The failure whose check renewed the pair into this record: said again to this pair, it is not a dead session. */
+  checked?: string;
 }
 
 /**
@@ -108,6 +112,14 @@ export interface TokenSession {
    */
   recover(sent: Live | undefined): Promise<Live>;
   /**
+   * Whether an operation sent with `sent` and refused with `failure` (an error that may mean the session is dead,
+   * but says nothing for sure) should be replayed: the session checks itself with a refresh when the failure is
+   * worth one. Resolves `true` once renewed (replay), `false` when not worth a check or the check got no verdict
+   * (pass the failure on); rejects with `SessionEndedError` when the refresh was refused: the session was dead.
+   * @internal Used by the links.
+   */
+  check(sent: Live | undefined, failure: string): Promise<boolean>;
+  /**
    * Stops the timer and every listener, and aborts an auth call in flight, so that a process can exit. A refresh
    * already sent is the exception: the server has spent its refresh token, so it finishes (within
    * `refreshTimeout`) and stores its pair before the store is let go. Waiting operations fail at once. The stored
@@ -132,6 +144,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // The GraphQL transport reads its options (`uri`, `fetch`, `headers`, `isRefusal`) from these.
   const transport = options.transport ?? createGraphQLTransport(options as GraphQLTransportOptions);
   const floor = options.refreshFloor ?? 5_000;
+  const checks = createSessionChecks();
   const timer = createRefreshTimer(clock, () => background(live?.retry ? 'retry' : 'proactive'));
   const listeners = new Set<() => void>();
   const abort = new AbortController();
@@ -154,8 +167,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // Resolves the stored pair while the store is read at start.
   let restoring: Promise<TokenPair | null> | null = null;
   let loggingOut: Promise<void> | null = null;
-  // When this session last sent a refresh; a login starts afresh.
-  let lastRefresh = -Infinity;
+  // When this session last sent a refresh, and the credit the floor has left; a login starts afresh.
+  let sentAt: FloorState = NO_REFRESH;
   // Waits (the floor, a scheduled retry) that the session's end or dispose() cuts short.
   const sleepers = new Set<() => void>();
   const disposed = new Promise((resolve) => signal.addEventListener('abort', resolve));
@@ -198,7 +211,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         throw error;
       }
       const replaced = live;
-      lastRefresh = -Infinity;
+      sentAt = NO_REFRESH;
       switchTo(next, true);
       // A service that keeps the session (a token handler) ended the replaced one itself.
       if (!transport.ownsSession) void revokeNewest(replaced);
@@ -228,6 +241,23 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       if (sent && sent.epoch !== live?.epoch) throw sent.epoch.ended ?? noSession();
       if (!live) throw noSession();
       return live.pair.accessToken === sent?.pair.accessToken ? renew(live, 'token-expired') : live;
+    },
+    async check(sent, failure) {
+      await restoring;
+      if (sent && sent.epoch !== live?.epoch) throw sent.epoch.ended ?? noSession();
+      if (!live || !sent) return false;
+      // Renewed since it was sent: replayed with the current pair, as after TOKEN_EXPIRED.
+      if (live.pair.accessToken !== sent.pair.accessToken) return true;
+      const key = checks.worth(failure, sent, clock.now());
+      if (!key) return false;
+      try {
+        (await renew(live, 'check')).checked = key;
+        return true;
+      } catch (error) {
+        if (SessionEndedError.is(error)) throw error;
+        // No verdict (the service could not be reached): the operation's own failure is what the app sees.
+        return false;
+      }
     },
     dispose() {
       // A refresh already sent has spent its refresh token on the server: it is let finish (bounded by
@@ -302,8 +332,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   async function rotate(from: Live, trigger: RefreshTrigger): Promise<void> {
     const wanted = () => live === from;
     const notify = (outcome: RefreshEvent['outcome'], error?: unknown) => tell(options.onRefresh, { trigger, outcome, error });
-    // Never two refreshes back to back, whatever asks: only refresh() (the app's, or ./ws's) goes at once.
-    if (trigger !== 'manual' && trigger !== 'socket') await waitForFloor(from, trigger);
+    // Never two refreshes back to back: the floor slows a storm (getRefreshFloor).
+    await waitForFloor(from, trigger);
     if (signal.aborted) return;
     if (!wanted()) return notify('superseded');
     let rotation: Rotation;
@@ -345,7 +375,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   // The refresh request itself; it runs under the store's lock when the store is shared.
   async function exchange(from: Live, pair: TokenPair): Promise<TokenPair> {
-    lastRefresh = clock.now();
+    sentAt = spendFloor(clock.now(), floor, sentAt);
     if (signal.aborted) throw signal.reason;
     from.sent = true;
     const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal), true);
@@ -383,7 +413,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   // Sleeps until the floor lets a refresh of `from` go, showing the wait in the state.
   async function waitForFloor(from: Live, trigger: RefreshTrigger): Promise<void> {
-    const at = lastRefresh + floor;
+    const at = getRefreshFloor(trigger, clock.now(), floor, sentAt, from.schedule);
     if (!(at > clock.now())) return;
     from.waiting = { at, trigger };
     if (live === from) publish(stateOf(from));
@@ -409,7 +439,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     const delay = typeof retryDelay === 'number' ? retryDelay : retryDelay(attempt);
     // Offline, the retry waits for the app to come back instead of failing on a timer; online, not before the
     // floor.
-    const at = resume?.isOnline?.() === false ? undefined : Math.max(clock.now() + delay, lastRefresh + floor);
+    const at = resume?.isOnline?.() === false ? undefined : Math.max(clock.now() + delay, sentAt.last + floor);
     from.retry = { at, error, attempt };
     if (at === undefined || signal.aborted) timer.cancel();
     else timer.at(at);

@@ -1,4 +1,5 @@
 import type { AuthRejectedError } from '../errors/AuthRejectedError';
+import { speaksOfAuth } from '../errors/speaksOfAuth';
 
 /** The auth call a server answered: `login` (`loginWithEmailPassword`), `refresh` (`refreshToken`) or `logout`. */
 export type AuthCall = 'login' | 'refresh' | 'logout';
@@ -16,9 +17,10 @@ const SERVICE_FAILURE = /^(SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_E
  * The default of the `isRefusal` option. The contract names no error for a refusal, so real servers send what
  * their framework makes of a thrown error:
  * - no code (GraphQL Yoga, a plain `GraphQLError`): a verdict;
- * - `INTERNAL_SERVER_ERROR`: `'maybe'`, since Apollo Server puts it on every error thrown without a code, the
- *   refusal "Invalid refresh token" and a database outage alike; likewise Hasura's `unexpected` (an action
- *   handler that answered 5xx);
+ * - `INTERNAL_SERVER_ERROR`, which Apollo Server puts on every error thrown without a code, the refusal
+ *   "Invalid refresh token" and a database outage alike: a verdict when its words speak of a refused token or
+ *   session ("Invalid refresh token", "jwt expired", "Not authenticated"), else `'maybe'`; likewise Hasura's
+ *   `unexpected` (an action handler that answered 5xx);
  * - a gateway's failure code (`SERVICE_UNAVAILABLE`, `GATEWAY_TIMEOUT`, `SUBREQUEST_HTTP_ERROR`,
  *   `DOWNSTREAM_SERVICE_ERROR`): no verdict;
  * - any other code (`UNAUTHENTICATED`, `INVALID_REFRESH_TOKEN`, …): a verdict.
@@ -38,5 +40,5 @@ const SERVICE_FAILURE = /^(SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_E
 export function isRefusal(error: AuthRejectedError, call: AuthCall): boolean | 'maybe' {
   const codes = error.errors.map((each) => `${each.extensions?.code ?? ''}`);
   if (codes.some((code) => SERVICE_FAILURE.test(code))) return false;
-  return call === 'login' || !codes.some((code) => code === 'INTERNAL_SERVER_ERROR' || code === 'unexpected') || 'maybe';
+  return call === 'login' || !codes.some((code) => code === 'INTERNAL_SERVER_ERROR' || code === 'unexpected') || speaksOfAuth(error.message) || 'maybe';
 }

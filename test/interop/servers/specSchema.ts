@@ -24,14 +24,22 @@ export const typeDefs = /* GraphQL */ `
     success: Boolean!
   }
 
+  "A business resource, whose errors are the app's, not the session's."
+  type Club {
+    id: ID!
+    name: String!
+  }
+
   type Query {
     me: User!
+    club(id: ID!): Club!
   }
 
   type Mutation {
     loginWithEmailPassword(email: String!, password: String!): AuthPayload!
     refreshToken(token: String!): TokenPair!
     logout(refreshToken: String!): LogoutResult!
+    renameClub(id: ID!, name: String!): Club!
   }
 `;
 
@@ -58,6 +66,11 @@ export function createResolvers(service: SpecAuthService) {
         service.stats.meQueries += 1;
         return requireUser(context);
       },
+      club: (_: unknown, { id }: { id: string }, context: SpecContext) => {
+        requireUser(context);
+        if (id !== 'c1') throw new GraphQLError('Club not found');
+        return { id, name: 'Riverside' };
+      },
     },
     Mutation: {
       loginWithEmailPassword: async (_: unknown, { email, password }: { email: string; password: string }) => {
@@ -73,6 +86,10 @@ export function createResolvers(service: SpecAuthService) {
       logout: async (_: unknown, { refreshToken }: { refreshToken: string }) => {
         if (!(await service.logout(refreshToken))) throw new GraphQLError('Invalid refresh token');
         return { success: true };
+      },
+      renameClub: (_: unknown, __: unknown, context: SpecContext) => {
+        requireUser(context);
+        throw new GraphQLError('Not allowed to edit this club');
       },
     },
   };
