@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useDemoInChromium } from './browser';
 
 // Issue 28, point 6: the API stops accepting every access token before its `exp` (the demo's "Expire access
@@ -13,8 +13,11 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 
-/** Two tabs of one browser context (one cookie jar), signed in as the admin. */
-async function twoTabs(): Promise<[Page, Page]> {
+/**
+ * Two tabs of one browser context (one cookie jar), signed in as the admin. `deaf`: the second tab has no
+ * `BroadcastChannel` (a browser without one), so it hears of no other tab's rotation.
+ */
+async function twoTabs({ deaf = false } = {}): Promise<[Page, Page]> {
   const context = await session.browser.newContext({ viewport: { width: 1100, height: 760 } });
   contexts.push(context);
   const first = await context.newPage();
@@ -23,6 +26,7 @@ async function twoTabs(): Promise<[Page, Page]> {
   await first.getByRole('button', { name: 'Sign in' }).click();
   await first.getByTestId('me-id').waitFor();
   const second = await context.newPage();
+  if (deaf) await second.addInitScript(() => delete (window as { BroadcastChannel?: unknown }).BroadcastChannel);
   await second.goto(session.demo.url);
   await second.getByTestId('me-id').waitFor();
   return [first, second];
@@ -88,6 +92,39 @@ describe('two tabs behind the token handler, the API killing every access token 
       expect(kill.succeeded).toEqual([20, 20]);
       expect(kill.rotations).toBeLessThanOrEqual(1);
     }
+    expect(session.demo.server.stats.reuseDetections).toBe(0);
+  }, 120_000);
+
+  it('a tab that hears no other reports an older token while the newest one’s rotation runs → it waits for that rotation, 20 of 20', async () => {
+    const [first, second] = await twoTabs({ deaf: true });
+    expect(await second.evaluate(() => typeof BroadcastChannel)).toBe('undefined');
+    session.demo.server.resetStats();
+
+    const kills = [];
+    try {
+      for (let round = 0; round < 3; round++) {
+        // The first tab rotates; the second, deaf to it, keeps the older token.
+        kills.push(await afterKill(async () => [await fire(first)]));
+        // Then the API refuses the first tab's token too. Its refresh rotates upstream, slowly; meanwhile the
+        // second tab's operations fail with the older token, and its refresh names that one. Before the fix the
+        // handler answered it with the first tab's token, which the API had just refused: 0 of 20.
+        session.demo.server.faults.delayMs['refreshToken'] = 1500;
+        kills.push(
+          await afterKill(async () => {
+            const before = session.demo.server.stats.refreshCalls;
+            const firing = fire(first);
+            await vi.waitFor(() => expect(session.demo.server.stats.refreshCalls).toBeGreaterThan(before), { timeout: 10_000, interval: 10 });
+            return Promise.all([firing, fire(second)]);
+          }),
+        );
+        delete session.demo.server.faults.delayMs['refreshToken'];
+      }
+    } finally {
+      delete session.demo.server.faults.delayMs['refreshToken'];
+    }
+
+    console.info('a deaf tab, a rotation in flight:', JSON.stringify(kills));
+    expect(kills).toEqual(Array.from({ length: 6 }, (_, i) => ({ succeeded: i % 2 ? [20, 20] : [20], rotations: 1 })));
     expect(session.demo.server.stats.reuseDetections).toBe(0);
   }, 120_000);
 });
