@@ -233,8 +233,8 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   // operation carried when the API refused it (or one near its end). The session's newest pair (the cookie's, or
   // the one a rotation of it led to, for a request that left before the answer that set a newer cookie) is
   // rotated when it is that token; otherwise it is handed out, with no upstream call, while it is fresh and
-  // nobody reported it refused. So only the session's current token can cause a rotation, and a token the API
-  // refused is never handed out again.
+  // no page reported it refused. So only the session's current token can cause a rotation, and a token a page
+  // reported refused is never handed out again.
   async function current(request: Pick<Request, 'headers'>, found: CookieSession, presented?: unknown): Promise<{ outcome: Outcome; renewed: boolean }> {
     // A session ended here (a logout) or refused upstream within graceTime is not handed out again.
     const kept = await rotator.newest(await keyOf(found.r)).catch(() => undefined);
