@@ -29,6 +29,14 @@ export interface Rotator {
   keep(key: string, outcome: Outcome, ttl: number): Promise<boolean>;
   /** Resolves once a rotation of `key` in flight here is over. */
   settled(key: string): Promise<unknown>;
+  /**
+   * Notes that the API refused the access token of the pair whose refresh token is `key`, so that no request,
+   * here or on another instance, is handed it while its rotation runs (or, for `graceTime`, after one that got
+   * no verdict).
+   */
+  refuse(key: string): Promise<void>;
+  /** Whether the access token of the pair of `key` was refused: noted so, or its rotation is running here. */
+  refused(key: string): Promise<boolean>;
 }
 
 // A refresh token whose refreshes the upstream answered with an uncertain refusal (Apollo Server's
@@ -158,6 +166,10 @@ export function createRotator(options: RotatorOptions): Rotator {
     newest,
     keep,
     settled: (key) => running.get(key) ?? Promise.resolve(),
+    // The note is no secret (a key is a digest). A cache that fails it fails the rotation that follows, which
+    // reports it; one that cannot say hands out the pair, as it did before the note.
+    refuse: async (key) => void (running.has(key) || (await cache.put(`${key}:refused`, '1', Math.max(graceTime, timeout + 1000)).catch(() => {}))),
+    refused: async (key) => running.has(key) || cache.get(`${key}:refused`).then((note) => note !== null, () => false),
   };
 }
 

@@ -145,9 +145,12 @@ export interface TokenHandler {
  * @remarks
  * Routes, all `POST` with JSON, each requiring the `x-token-handler` header and an allowed `Origin`:
  * `{basePath}/login` (`{ email, password }` → `{ accessToken, user }`), `{basePath}/refresh`
- * (`{ accessToken? }`: the token the page holds → `{ accessToken, user }`) and `{basePath}/logout`. Refusals
- * answer `{ error: { code, message } }` (see {@link TokenHandlerError}). Requests that present one refresh
- * token at once, or within `graceTime`, cause one upstream refresh and receive the same answer.
+ * (`{ accessToken? }`: the token the page wants replaced, the one the API refused → `{ accessToken, user }`) and
+ * `{basePath}/logout`. Refusals answer `{ error: { code, message } }` (see {@link TokenHandlerError}). Requests
+ * that present one refresh token at once, or within `graceTime`, cause one upstream refresh and receive the same
+ * answer. A refresh rotates upstream only when `accessToken` is the session's newest (or that pair is near its
+ * end); one that names an older token, or none, gets the newest pair with no upstream call, unless a page
+ * reported that one refused too.
  *
  * @example
  * ```ts
@@ -226,15 +229,23 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     return left >= Math.min(minTokenLife, lifetime / 2);
   }
 
-  // The session a request may use now: the cookie's access token while it is fresh and news to the caller,
-  // else a renewed pair.
+  // The session a request may use now. `presented` is the access token the page wants replaced: the one its
+  // operation carried when the API refused it (or one near its end). The session's newest pair (the cookie's, or
+  // the one a rotation of it led to, for a request that left before the answer that set a newer cookie) is
+  // rotated when it is that token; otherwise it is handed out, with no upstream call, while it is fresh and
+  // no page reported it refused. So only the session's current token can cause a rotation, and a token a page
+  // reported refused is never handed out again.
   async function current(request: Pick<Request, 'headers'>, found: CookieSession, presented?: unknown): Promise<{ outcome: Outcome; renewed: boolean }> {
-    if (found.a !== presented && fresh(found)) {
-      // A session ended here (a logout) or refused upstream within graceTime is not handed out again.
-      const kept = await rotator.newest(await keyOf(found.r)).catch(() => undefined);
-      return { outcome: kept && !('session' in kept) ? kept : { session: found }, renewed: false };
-    }
-    const outcome = await rotator.rotate(found, upstreamFor(request), signal());
+    // A session ended here (a logout) or refused upstream within graceTime is not handed out again.
+    const kept = await rotator.newest(await keyOf(found.r)).catch(() => undefined);
+    if (kept && !('session' in kept)) return { outcome: kept, renewed: false };
+    const newest = kept ? kept.session : found;
+    const key = await keyOf(newest.r);
+    // Noted until the rotation's outcome is kept, so that a request that presents an older token meanwhile, here
+    // or on another instance, joins the rotation.
+    if (newest.a === presented) await rotator.refuse(key);
+    else if (fresh(newest) && !(await rotator.refused(key))) return { outcome: { session: newest }, renewed: newest !== found };
+    const outcome = await rotator.rotate(newest, upstreamFor(request), signal());
     return { outcome, renewed: 'session' in outcome && outcome.session.r !== found.r };
   }
 

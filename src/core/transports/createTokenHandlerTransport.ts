@@ -70,7 +70,9 @@ export function createTokenHandlerTransport(basePath: string, options: TokenHand
     ownsSession: true,
     store: openTokenHandlerStore(`apollo-link-token-pair ${basePath}`),
     login: (email, password, signal) => post('login', { email, password }, signal),
-    // The cookie carries the refresh token; the body tells the handler which access token this page holds.
+    // The cookie carries the refresh token; the body names the access token this page wants replaced: the one its
+    // operations carried when the API refused it (the session refreshes on TOKEN_EXPIRED only while that token is
+    // still its own), or one near its end. The handler rotates only when it is the session's newest.
     refresh: (accessToken, signal) => post('refresh', { accessToken }, signal),
     logout: (_pair, signal) => post('logout', {}, signal),
   };
