@@ -98,10 +98,18 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
 
 describe('createGraphQLTransport: refusals that may be failures (isRefusal)', () => {
   it("throws an uncertain AuthRejectedError, in the server's words, for INTERNAL_SERVER_ERROR (Apollo Server's code for any error thrown without one)", async () => {
-    const { error: thrown } = await refreshAnswered((call) => call.respond(rejection('INTERNAL_SERVER_ERROR', 'Invalid refresh token'), 200));
+    const { error: thrown } = await refreshAnswered((call) => call.respond(rejection('INTERNAL_SERVER_ERROR', 'Could not load the session'), 200));
     expect(AuthRejectedError.is(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ message: 'Invalid refresh token', code: 'INTERNAL_SERVER_ERROR', uncertain: true });
+    expect(thrown).toMatchObject({ message: 'Could not load the session', code: 'INTERNAL_SERVER_ERROR', uncertain: true });
   });
+
+  it.each(['Invalid refresh token', 'Refresh token expired', 'jwt malformed', 'Not authenticated'])(
+    'takes INTERNAL_SERVER_ERROR in the words of a refused token ("%s") for a verdict',
+    async (message) => {
+      const { error: thrown } = await refreshAnswered((call) => call.respond(rejection('INTERNAL_SERVER_ERROR', message), 200));
+      expect(thrown).toMatchObject({ message, code: 'INTERNAL_SERVER_ERROR', uncertain: false });
+    },
+  );
 
   it.each([
     ['INTERNAL_SERVER_ERROR', 'Invalid email or password'],
@@ -188,7 +196,7 @@ describe('createGraphQLTransport: logout', () => {
 describe('a session on the default transport', () => {
   it("ends the session as rejected, in the server's words, when three refreshes in a row are answered INTERNAL_SERVER_ERROR, within 30 s", async () => {
     const { session, stub, store, onSessionEnd } = await loggedIn({ auto: false });
-    const refused = () => stub.last('refreshToken').respond(rejection('INTERNAL_SERVER_ERROR', 'Invalid refresh token'));
+    const refused = () => stub.last('refreshToken').respond(rejection('INTERNAL_SERVER_ERROR', 'Session could not be renewed'));
     const first = session.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     refused();
@@ -208,9 +216,9 @@ describe('a session on the default transport', () => {
     expect(Date.now() - T0).toBeLessThan(30_000);
     expect(session.getState()).toMatchObject({
       status: 'unauthenticated',
-      ended: { reason: 'rejected', rejection: 'revoked', message: 'Invalid refresh token' },
+      ended: { reason: 'rejected', rejection: 'revoked', message: 'Session could not be renewed' },
     });
-    expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', message: 'Invalid refresh token' }));
+    expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', message: 'Session could not be renewed' }));
     expect(await store.get()).toBeNull();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(stub.of('refreshToken')).toHaveLength(3);

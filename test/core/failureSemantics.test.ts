@@ -402,9 +402,32 @@ describe('nothing the app supplies can hang the session', () => {
   });
 });
 
+/** A storage of the app's own (a file, Keychain): what it holds outlives the process, for the next start. */
+const persistentStore = () => {
+  const memory = createMemoryTokenStore();
+  return { memory, store: createTokenStore({ get: memory.get, set: memory.set, clear: memory.clear }) };
+};
+
 describe('dispose() aborts a refresh in flight', () => {
-  it('settles the operations waiting on it at once, and lets the refresh already sent store its pair before the store is let go', async () => {
+  it('on the memory store, aborts the refresh already sent too, and clears the spent pair: nothing reads it after this session', async () => {
     const store = createMemoryTokenStore();
+    const { auth, stub, server, link, token } = await setup({ store });
+    server.expired.add(token);
+    const runs = Array.from({ length: 3 }, (_, i) => execute(link, { i }));
+    await tick();
+    expect(refreshes(stub)).toBe(1);
+    auth.dispose();
+    await tick();
+    for (const run of runs) expect(run.error).toMatchObject({ name: 'AuthRequestError', operation: 'dispose' });
+    // The request is aborted: it holds no process up, and its answer goes to no one.
+    expect(stub.last('refreshToken').settled).toBe(true);
+    expect(await store.get()).toBeNull();
+    expect(vi.getTimerCount()).toBe(0);
+    expect(() => keep(createTokenAuth({ uri: URI, store }))).not.toThrow();
+  });
+
+  it('settles the operations waiting on it at once, and lets the refresh already sent store its pair before a persistent store is let go', async () => {
+    const { memory, store } = persistentStore();
     const { auth, stub, server, link, token } = await setup({ store });
     server.expired.add(token);
     const runs = Array.from({ length: 3 }, (_, i) => execute(link, { i }));
@@ -418,17 +441,17 @@ describe('dispose() aborts a refresh in flight', () => {
     const next = stub.nextPair();
     stub.last('refreshToken').respond({ data: { refreshToken: next } });
     await tick();
-    expect((await store.get())?.refreshToken).toBe(next.refreshToken);
+    expect((await memory.get())?.refreshToken).toBe(next.refreshToken);
     expect(server.attempts.map((a) => a.authorization)).toEqual(Array(3).fill(`Bearer ${token}`));
     expect(refreshes(stub)).toBe(1);
     // The store is let go once that pair is stored: another session may take it.
     expect(() => keep(createTokenAuth({ uri: URI, store }))).not.toThrow();
   });
 
-  it('lets a refresh already sent end at refreshTimeout after dispose(), keeping the stored pair', async () => {
-    const store = createMemoryTokenStore();
+  it('lets a refresh already sent end at refreshTimeout after dispose(), keeping the pair a persistent store holds', async () => {
+    const { memory, store } = persistentStore();
     const { auth, stub, server, link, token } = await setup({ store, refreshTimeout: 2_000 });
-    const before = await store.get();
+    const before = await memory.get();
     server.expired.add(token);
     execute(link);
     await tick();
@@ -437,7 +460,7 @@ describe('dispose() aborts a refresh in flight', () => {
     expect(stub.last('refreshToken').settled).toBe(false);
     await tick(1);
     expect(stub.last('refreshToken').settled).toBe(true);
-    expect(await store.get()).toEqual(before);
+    expect(await memory.get()).toEqual(before);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -77,7 +77,28 @@ describe('dispose() aborts an auth call in flight', () => {
     ["the default clock (unref'd timers)", {}],
     ["timers that hold the event loop open, as a browser's do", { CLOCK: 'ref' }],
   ])(
-    'a Node process with a refresh that never answers exits by itself once that sent refresh times out after dispose(), and the operation waiting on it fails at once, with %s',
+    'on the memory store, a Node process with a refresh that never answers exits within 1 s of dispose(), with a refreshTimeout of 30 s, and the operation waiting on it fails at once, with %s',
+    { timeout: 30_000 },
+    async (_name, env) => {
+      const server = await hangingServer();
+      const run = await runScript(server.url, { ...env, REFRESH_TIMEOUT: '30000' });
+      console.log(`exit after dispose during a hung refresh, memory store (${JSON.stringify(env)}): code ${run.code}, ${run.msAfterRefresh} ms after the server received the refresh`);
+      expect(run.stderr).toBe('');
+      expect(run.killed).toBe(false);
+      expect(run.code).toBe(0);
+      expect(run.msAfterRefresh).toBeLessThan(1_000);
+      expect(server.stats).toMatchObject({ loginCalls: 1, tokenExpired: 1, refreshCalls: 1, refreshSuccesses: 0 });
+      const [inFlight, settled] = lines(run.stdout);
+      expect(inFlight).toEqual({ phase: 'refresh in flight' });
+      expect(settled).toMatchObject({ phase: 'settled', outcome: 'AuthRequestError: The session was disposed.' });
+    },
+  );
+
+  it.each([
+    ["the default clock (unref'd timers)", { STORE: 'persistent' }],
+    ["timers that hold the event loop open, as a browser's do", { CLOCK: 'ref', STORE: 'persistent' }],
+  ])(
+    'on a persistent store, a Node process with a refresh that never answers exits by itself once that sent refresh times out after dispose(), and the operation waiting on it fails at once, with %s',
     { timeout: 30_000 },
     async (_name, env) => {
       const server = await hangingServer();

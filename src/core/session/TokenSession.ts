@@ -121,9 +121,10 @@ export interface TokenSession {
   check(sent: Live | undefined, failure: string): Promise<boolean>;
   /**
    * Stops the timer and every listener, and aborts an auth call in flight, so that a process can exit. A refresh
-   * already sent is the exception: the server has spent its refresh token, so it finishes (within
-   * `refreshTimeout`) and stores its pair before the store is let go. Waiting operations fail at once. The stored
-   * pair stays.
+   * already sent is the exception on a store that outlives the process: the server has spent its refresh token,
+   * so it finishes (within `refreshTimeout`) and stores its pair before the store is let go. On the memory store
+   * it is aborted too, and the spent pair cleared: nothing reads it after this session. Waiting operations fail at
+   * once. The stored pair stays.
    */
   dispose(): void;
 }
@@ -262,8 +263,13 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     dispose() {
       // A refresh already sent has spent its refresh token on the server: it is let finish (bounded by
       // refreshTimeout) and store its pair before the store is let go, or a persistent store would keep the spent
-      // token for the next start to present as reuse.
-      const sent = live?.sent && live.refreshing;
+      // token for the next start to present as reuse. The memory store is read by no later start: the refresh is
+      // aborted with the rest, and the spent pair goes.
+      let sent = live?.sent && live.refreshing;
+      if (sent && seam.volatile) {
+        sent = undefined;
+        void seam.save(null);
+      }
       abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
       wake();
       timer.cancel();
@@ -378,7 +384,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     sentAt = spendFloor(clock.now(), floor, sentAt);
     if (signal.aborted) throw signal.reason;
     from.sent = true;
-    const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal), true);
+    const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal), !seam.volatile);
     try {
       return (from.next = { ...readTokenPair(answer, 'refreshToken'), receivedAt: receivedAt(answer) });
     } catch (error) {

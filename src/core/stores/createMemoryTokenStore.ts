@@ -43,6 +43,7 @@ export function createMemoryTokenStore(initial: TokenPair | null = null): TokenS
       save: async (next, wanted) => void ((!wanted || wanted()) && put(next)),
       rotate: rotateWith(put),
       close: () => (owned = false),
+      volatile: true,
     };
   });
 }

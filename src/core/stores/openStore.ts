@@ -48,6 +48,11 @@ export interface StoreSeam {
   rotate(pair: TokenPair, renew: (pair: TokenPair) => Promise<TokenPair>, wanted: () => boolean): Promise<Rotation>;
   /** Lets the store go. */
   close(): void;
+  /**
+   * Set when nothing the store holds outlives the session's process, nor is read by another session (the memory
+   * store): a refresh on the wire is then not worth keeping the process alive for at `dispose()`.
+   */
+  readonly volatile?: boolean;
 }
 
 // Every store value carries how a session opens it: the seam of a store comes with the store an app imports,

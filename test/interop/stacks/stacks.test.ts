@@ -178,7 +178,8 @@ describe.each(STACKS)('$name, a spec server written as its docs teach, over real
       }
       await clock.advance(1_000);
     }
-    note(stack, 'business', `${sent.refreshes} (${refreshes.filter(({ trigger }) => trigger === 'check').length} checks), never ended`);
+    const checks = refreshes.filter(({ trigger }) => trigger === 'check').length;
+    note(stack, 'business', `${sent.refreshes} refresh${sent.refreshes === 1 ? '' : 'es'} (${checks} check${checks === 1 ? '' : 's'}), never ended`);
     expect([...failures.keys()].sort()).toEqual(['Club not found', 'Not allowed to edit this club']);
     expect(ended).toEqual([]);
     expect(auth.getState()).toMatchObject({ status: 'authenticated', user: { id: ADMIN.id } });
