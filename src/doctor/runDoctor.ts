@@ -1,4 +1,4 @@
-import { decodeJwt } from '../shared/decodeJwt';
+import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, isRefusal } from '../index';
 import { speaksOfAuth } from '../core/errors/speaksOfAuth';
 import { maskToken } from './maskToken';
@@ -110,7 +110,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const received = Date.now();
   let claims: Record<string, unknown> | undefined;
   try {
-    claims = decodeJwt<Record<string, unknown>>(first.accessToken);
+    claims = jwtDecode<Record<string, unknown>>(first.accessToken);
     check('jwt', 'Access token is a JWT', 'ok', `Its claims: ${Object.keys(claims).join(', ')}.`);
   } catch {
     check('jwt', 'Access token is a JWT', 'fail', 'It cannot be decoded as a JWT: the package cannot time the proactive refresh.');

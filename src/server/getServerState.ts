@@ -1,4 +1,4 @@
-import { decodeJwt } from '../shared/decodeJwt';
+import { jwtDecode } from 'jwt-decode';
 import type { TokenAuthState, TokenUser } from '../index';
 
 /**
@@ -18,7 +18,7 @@ import type { TokenAuthState, TokenUser } from '../index';
 export function getServerState(accessToken: string | null | undefined, roleClaim = 'role'): TokenAuthState {
   if (!accessToken) return { status: 'unauthenticated', user: null };
   try {
-    const claims = decodeJwt<TokenUser['claims']>(accessToken);
+    const claims = jwtDecode<TokenUser['claims']>(accessToken);
     const { sub, email } = claims;
     const role = claims[roleClaim];
     return {

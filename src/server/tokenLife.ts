@@ -1,4 +1,4 @@
-import { decodeJwt } from '../shared/decodeJwt';
+import { jwtDecode } from 'jwt-decode';
 import type { CookieSession } from './Outcome';
 
 /**
@@ -8,7 +8,7 @@ import type { CookieSession } from './Outcome';
  */
 export function getTokenLife({ a, t }: CookieSession, now: number): { left: number; lifetime: number } {
   try {
-    const { exp, iat } = decodeJwt<{ exp?: number; iat?: number }>(a);
+    const { exp, iat } = jwtDecode<{ exp?: number; iat?: number }>(a);
     const lifetime = (exp! - (typeof iat === 'number' ? iat : t / 1000)) * 1000;
     return { left: t + lifetime - now, lifetime };
   } catch {

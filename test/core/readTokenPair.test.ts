@@ -18,6 +18,16 @@ describe('decodeAccessToken', () => {
     expect(decodeAccessToken(makeJwt({ exp: 'soon' }))).toEqual({ exp: 'soon' });
   });
 
+  it.each([
+    ['UTF-8 beyond Latin-1, and a literal %', { sub: 'u_1', iat: 1, exp: 2, name: 'Jürgen Ødegård 日本 🎉', note: '100% sure, %41 stays' }],
+    ['base64url characters - and _ in the payload', { sub: 'u_2', iat: 1, exp: 2, s: '>>>???' }],
+    ['every payload length modulo 3 (no padding)', { sub: 'u_3', iat: 1, exp: 2, a: 'xy' }],
+  ])('decodes %s, through jwt-decode', (_name, claims) => {
+    const token = makeJwt(claims);
+    expect(token.split('.')[1]).not.toMatch(/[+/=]/);
+    expect(decodeAccessToken(token)).toEqual(claims);
+  });
+
   it('returns the claims of a good token', () => {
     expect(decodeAccessToken(makeJwt({ sub: 'u', role: 'ADMIN', iat: 1, exp: 2 }))).toEqual({ sub: 'u', role: 'ADMIN', iat: 1, exp: 2 });
   });

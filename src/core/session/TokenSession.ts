@@ -1,4 +1,4 @@
-import { decodeJwt } from '../../shared/decodeJwt';
+import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { bounded } from '../environment/bounded';
@@ -517,7 +517,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     if ((cause as AuthRejectedError | undefined)?.code === 'SESSION_EXPIRED') return 'expired';
     try {
       // A token handler's page holds no refresh token: the access token stands in for it.
-      const { exp } = pair.refreshToken === pair.accessToken ? {} : decodeJwt<{ exp?: number }>(pair.refreshToken);
+      const { exp } = pair.refreshToken === pair.accessToken ? {} : jwtDecode<{ exp?: number }>(pair.refreshToken);
       const skew = schedule && user.claims.exp ? schedule.expiresAt - user.claims.exp * 1000 : 0;
       // Within 2 s: the skew is known to a second (`iat` and `exp` are whole seconds) plus a round trip.
       if (exp! * 1000 + skew <= clock.now() + 2_000) return 'expired';

@@ -1,4 +1,4 @@
-import { decodeJwt } from '../../shared/decodeJwt';
+import { jwtDecode } from 'jwt-decode';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import type { TokenPair } from '../stores/TokenStore';
 
@@ -12,7 +12,7 @@ export type TokenClaims = Readonly<Record<string, unknown>> & { readonly exp?: n
  * `exp` is not after `iat` (a token that would be renewed in a loop).
  */
 export function decodeAccessToken(token: string): TokenClaims {
-  const claims = decodeJwt<TokenClaims>(token);
+  const claims = jwtDecode<TokenClaims>(token);
   if (Object(claims) !== claims || Array.isArray(claims) || claims.exp! <= claims.iat!) {
     throw new Error('Invalid token specified: not a JSON object with exp after iat');
   }
