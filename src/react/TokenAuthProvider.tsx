@@ -31,8 +31,9 @@ export interface TokenAuthProviderProps {
  * `auth.logout()`, a session the service ended, a login as someone else here or elsewhere), it resets the Apollo
  * store (`resetStore()`): the cache is emptied and every mounted query, fragment and suspense query stops showing
  * that user's data at once, then each active query is fetched again, once, as whoever is signed in now (signed
- * out, it shows its error). A login as the same user keeps the cache. On the server, and while hydrating, it
- * renders the state the session started in, so the markup matches.
+ * out, it shows its error). A sign-in after a sign-out fetches the active queries again, as the user who signed
+ * in. A login as the same user keeps the cache. On the server, and while hydrating, it renders the state the
+ * session started in, so the markup matches.
  *
  * @example
  * ```tsx
@@ -103,14 +104,20 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   // fetched again, once each (Apollo deduplicates the broadcast's fetch and the refetch): signed out, without a
   // token, and they show their error. The session has moved on by then, so none goes out with the previous
   // user's token, and an operation that waited on the old session is never replayed (the links end it).
+  // A sign-in after a sign-out fetches the active queries again: those that stayed mounted would show their
+  // signed-out error until remounted. The cache holds nothing of a user then, so no reset; and called at once,
+  // before the re-render that starts `me`, which would otherwise go out twice. Not at the end of a restore: the
+  // queries started meanwhile waited for it.
   useEffect(() => {
-    let shown = userOf(auth.getState());
+    let last = auth.getState();
     return auth.subscribe(() => {
       const state = auth.getState();
       if (state.status === 'loading') return;
+      const shown = userOf(last);
       const now = userOf(state);
       if (shown && now !== shown) binding.cleared = reset(client);
-      shown = now;
+      else if (now && !shown && last.status === 'unauthenticated') client.refetchObservableQueries().catch(() => {});
+      last = state;
     });
   }, [auth, client, binding]);
 

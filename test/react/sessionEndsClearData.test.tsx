@@ -243,6 +243,26 @@ describe.each(Object.entries(hooks))('%s, outside any AuthGate', (_, hook) => {
   );
 });
 
+describe.each(Object.entries(hooks))('%s, outside any AuthGate, signed out then in again', (_, hook) => {
+  it("shows the new user's data: its query is fetched again with that user's token", async () => {
+    const { auth, http } = await signedInAsAdmin(hook.screen);
+    await act(() => auth.logout());
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe(hook.signedOut));
+    await waitFor(() => expect(http.inFlight()).toBe(0));
+    const before = http.sent.length;
+
+    fireEvent.click(screen.getByText('login as cashier'));
+    await act(() => clicked);
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe(hook.cashier));
+    await waitFor(() => expect(http.inFlight()).toBe(0));
+
+    const cashier = `Bearer ${await auth.getAccessToken()}`;
+    const after = http.sent.slice(before);
+    expect(after.map((request) => request.authorization)).toEqual(after.map(() => cashier));
+    for (const operation of hook.operations) expect(after.filter((request) => request.operation === operation), operation).toHaveLength(1);
+  });
+});
+
 describe("the provider's reset, around the end of a session", () => {
   it('useAuth().logout() resolves once the cache is empty', async () => {
     await signedInAsAdmin(hooks['useQuery']!.screen);
