@@ -80,8 +80,8 @@ const FRESH = 5_000;
  */
 export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsClientOptions): Client {
   const { restartOnRefresh = true, authRetryAttempts = 5, authRetryDelay = getRetryDelay, clock = systemClock, shouldRetry } = options;
-  // Each running subscription's end, and what subscribes it again as another user.
-  const running = new Map<(outcome: Outcome) => void, () => void>();
+  // Each running subscription's end; with `again`, it leaves its stream and subscribes again instead.
+  const running = new Set<(outcome: Outcome, again?: boolean) => void>();
   // Whose subscriptions run: `null` signed out, `undefined` while the session loads. Those started signed out or
   // loading carry on as the user who logs in or loads; a user's end with that user.
   let userId: string | null | undefined;
@@ -126,7 +126,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       // subscribes again, on the socket that reconnects with that user's token: the screen that shows them is
       // still mounted, and would otherwise stay ended until remounted.
       const ended = SessionEndedError.is(error) ? error : new SessionEndedError('logout');
-      running.forEach((resubscribe, end) => (next ? resubscribe() : end({ error: ended })));
+      for (const end of running) end({ error: ended }, !!next);
     }
     userId = next;
     reauthenticate();
@@ -155,10 +155,12 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     // The token the last resume renewed, and until when a refusal of it means the server refuses fresh tokens.
     let renewed: { token: string | null; until: number } | undefined;
 
-    const end = (outcome: Outcome) => {
-      if (!running.delete(end)) return;
+    // With `again` (another user signed in), it leaves the stream and subscribes again instead of ending.
+    const end = (outcome: Outcome, again?: boolean) => {
       clock.clearTimeout(timer);
       leave();
+      if (again) return (attempts = 0), start();
+      if (!running.delete(end)) return;
       if (outcome) sink.error(outcome.error);
       else sink.complete();
     };
@@ -231,13 +233,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       start();
     }
 
-    running.set(end, () => {
-      clock.clearTimeout(timer);
-      leave();
-      attempts = 0;
-      renewed = undefined;
-      start();
-    });
+    running.add(end);
     start();
     return () => end(undefined);
   }
@@ -248,7 +244,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     iterate: (payload) => iterate(subscribe, payload) as never,
     dispose() {
       stop();
-      running.forEach((_, end) => end(undefined));
+      for (const end of running) end(undefined);
       return client.dispose();
     },
   };
