@@ -298,10 +298,13 @@ describe.each(recovering)('%s, outside any AuthGate, signed out then in again', 
 
 describe("the provider's reset, around the end of a session", () => {
   it('useAuth().logout() resolves once the cache is empty', async () => {
-    await signedInAsAdmin(hooks['useQuery']!.screen);
+    const { http } = await signedInAsAdmin(hooks['useQuery']!.screen);
     fireEvent.click(screen.getByText('logout'));
     await act(() => clicked);
     expect(screen.getByTestId('after-logout').textContent).toBe('{}');
+    // The refetch that followed, signed out, answered before the server closes.
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe('error'));
+    await waitFor(() => expect(http.inFlight()).toBe(0));
   });
 
   it('a query that waited for a refresh when the session ended is never sent again, with or without a token', async () => {
