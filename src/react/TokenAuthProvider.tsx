@@ -28,10 +28,11 @@ export interface TokenAuthProviderProps {
  * @remarks
  * It only reads the session: the timer, the restore and every refresh belong to `auth`, so StrictMode's double
  * effects and remounts start nothing twice. Whenever the signed-in user goes (a logout here or in another tab,
- * `auth.logout()`, a session the service ended, a login as someone else here or elsewhere), it empties the Apollo
- * store: mounted queries stop showing that user's data. After a sign-out nothing more is sent for them
- * (`clearStore()`); when another user signs in, active queries are fetched again as that user (`resetStore()`).
- * A login as the same user keeps the cache. On the server, and while hydrating, it renders the state the
+ * `auth.logout()`, a session the service ended, a login as someone else here or elsewhere), it resets the Apollo
+ * store (`resetStore()`): the cache is emptied and every mounted query, fragment and suspense query stops showing
+ * that user's data at once, then each active query is fetched again, once, as whoever is signed in now (signed
+ * out, it shows its error). A sign-in after a sign-out fetches the active queries again, as the user who signed
+ * in. A login as the same user keeps the cache. On the server, and while hydrating, it renders the state the
  * session started in, so the markup matches.
  *
  * @example
@@ -95,17 +96,28 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   }, [auth, serverState]);
 
   // However the session ends (a logout here or elsewhere, a refusal, a login as someone else), the signed-in
-  // user's data goes: the cache is emptied, which tells mounted queries their data is gone. Only another user's
-  // sign-in fetches active queries again: after a sign-out they would go out with no token, for a screen that is
-  // about to change. The session has moved on by then, so no query goes out with the previous user's token.
+  // user's data goes, from the cache and from the screen. `resetStore()`, not `clearStore()`: both empty the cache
+  // and drop what each ObservableQuery last delivered, but `clearStore()` discards the cache's watches without a
+  // word, so a mounted useQuery, useSuspenseQuery, useReadQuery or useFragment kept rendering the previous user's
+  // data (and a useFragment never heard from the cache again). `resetStore()` keeps the watches and broadcasts
+  // the empty cache to them, which is what takes the data off the screen; the price is that active queries are
+  // fetched again, once each (Apollo deduplicates the broadcast's fetch and the refetch): signed out, without a
+  // token, and they show their error. The session has moved on by then, so none goes out with the previous
+  // user's token, and an operation that waited on the old session is never replayed (the links end it).
+  // A sign-in after a sign-out fetches the active queries again: those that stayed mounted would show their
+  // signed-out error until remounted. The cache holds nothing of a user then, so no reset; and called at once,
+  // before the re-render that starts `me`, which would otherwise go out twice. Not at the end of a restore: the
+  // queries started meanwhile waited for it.
   useEffect(() => {
-    let shown = userOf(auth.getState());
+    let last = auth.getState();
     return auth.subscribe(() => {
       const state = auth.getState();
       if (state.status === 'loading') return;
+      const shown = userOf(last);
       const now = userOf(state);
-      if (shown && now !== shown) binding.cleared = reset(client, !!now);
-      shown = now;
+      if (shown && now !== shown) binding.cleared = reset(client);
+      else if (now && !shown && last.status === 'unauthenticated') client.refetchObservableQueries().catch(() => {});
+      last = state;
     });
   }, [auth, client, binding]);
 
@@ -116,19 +128,19 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   );
 }
 
-// Empties the store, and with `refetch` fetches the active queries again; settles once the cache is empty, before
-// that refetch: a logout waits for the previous user's data to go, not for a network that may not answer. A
-// refetch that fails shows in its own query; a reset that could not empty the cache is reported.
-function reset(client: ApolloClient, refetch: boolean): Promise<void> {
+// Resets the store; settles once the cache is empty, before the refetch: a logout waits for the previous user's
+// data to go, not for a network that may not answer. A refetch that fails shows in its own query; a reset that
+// could not empty the cache is reported.
+function reset(client: ApolloClient): Promise<void> {
   return new Promise((resolve) => {
     let cleared = false;
-    const off = client[refetch ? 'onResetStore' : 'onClearStore'](async () => {
+    const off = client.onResetStore(async () => {
       cleared = true;
       resolve();
     });
-    (refetch ? client.resetStore() : client.clearStore()).then(off, (error: unknown) => {
+    client.resetStore().then(off, (error: unknown) => {
       off();
-      if (!cleared) console.error(`apollo-link-token-pair: ${refetch ? 'resetStore' : 'clearStore'} failed after the session ended.`, error);
+      if (!cleared) console.error('apollo-link-token-pair: resetStore failed after the session ended.', error);
     }).finally(resolve);
   });
 }

@@ -56,8 +56,10 @@ const FRESH = 5_000;
  * @remarks
  * - Each connection carries `authorization: "Bearer <token>"` in its `connection_init` payload (merged into your
  *   `connectionParams`), waiting for a refresh in flight; none at all when signed out.
- * - `logout()`, a session the server ended and a login as someone else end every running subscription at once
- *   with a `SessionEndedError` and close the socket: no event of the previous user reaches the app afterwards.
+ * - `logout()` and a session the server ended end every running subscription at once with a `SessionEndedError`
+ *   and close the socket: no event of the previous user reaches the app afterwards.
+ * - A login as someone else closes the socket too, and subscribes every running subscription again as the new
+ *   user on the next one: its sink gets the new user's events, never one more of the previous user's.
  * - After a refresh the socket reconnects with the new token (see `restartOnRefresh`); subscriptions carry on.
  * - A close with 4401 or 4403, or a subscription error with `TOKEN_EXPIRED` (or what the `isTokenExpiredError`
  *   given to `createTokenAuth` takes as expired: it receives a `CombinedGraphQLErrors`, and in place of the
@@ -78,7 +80,8 @@ const FRESH = 5_000;
  */
 export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsClientOptions): Client {
   const { restartOnRefresh = true, authRetryAttempts = 5, authRetryDelay = getRetryDelay, clock = systemClock, shouldRetry } = options;
-  const running = new Set<(outcome: Outcome) => void>();
+  // Each running subscription's end; with `again`, it leaves its stream and subscribes again instead.
+  const running = new Set<(outcome: Outcome, again?: boolean) => void>();
   // Whose subscriptions run: `null` signed out, `undefined` while the session loads. Those started signed out or
   // loading carry on as the user who logs in or loads; a user's end with that user.
   let userId: string | null | undefined;
@@ -115,12 +118,15 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     if (status === 'loading') return;
     const next = user?.id ?? null;
     if (userId && userId !== next) {
-      // Synchronous with the state change: `logout()` publishes it before it awaits anything.
-      const ended = SessionEndedError.is(error) ? error : new SessionEndedError(next ? 'replaced' : 'logout');
-      for (const end of running) end({ error: ended });
       // The socket, acknowledged or not, carries the previous user's token: no subscription may use it.
       connection = undefined;
       if (opening) restart(opening);
+      // Synchronous with the state change (`logout()` publishes it before it awaits anything), so no event of the
+      // previous user's streams gets through after it. Signed out, they end. Another user's login leaves them and
+      // subscribes again, on the socket that reconnects with that user's token: the screen that shows them is
+      // still mounted, and would otherwise stay ended until remounted.
+      const ended = SessionEndedError.is(error) ? error : new SessionEndedError('logout');
+      for (const end of running) end({ error: ended }, !!next);
     }
     userId = next;
     reauthenticate();
@@ -149,10 +155,12 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     // The token the last resume renewed, and until when a refusal of it means the server refuses fresh tokens.
     let renewed: { token: string | null; until: number } | undefined;
 
-    const end = (outcome: Outcome) => {
-      if (!running.delete(end)) return;
+    // With `again` (another user signed in), it leaves the stream and subscribes again instead of ending.
+    const end = (outcome: Outcome, again?: boolean) => {
       clock.clearTimeout(timer);
       leave();
+      if (again) return (attempts = 0), start();
+      if (!running.delete(end)) return;
       if (outcome) sink.error(outcome.error);
       else sink.complete();
     };
@@ -190,6 +198,9 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     async function resume(refusal: unknown): Promise<void> {
       // Over, or about to be: a `complete` follows a result with TOKEN_EXPIRED.
       leave();
+      // Another user's login meanwhile subscribes again itself: this resume is over then.
+      const stream = leave;
+      const over = () => !running.has(end) || leave !== stream;
       const refused = connection?.token;
       if (renewed && renewed.token === refused && clock.now() < renewed.until) return end({ error: new TokenRefusedError(refusal) });
       for (;;) {
@@ -198,7 +209,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
           const delay = typeof authRetryDelay === 'number' ? authRetryDelay : authRetryDelay(attempts - 1);
           await new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, delay)));
         }
-        if (!running.has(end)) return;
+        if (over()) return;
         try {
           // One refresh per refused token: none when the session renewed it already.
           const token = await auth.getAccessToken().catch(() => refused);
@@ -210,11 +221,12 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
           }
           break;
         } catch (error) {
+          if (over()) return;
           if (SessionEndedError.is(error)) return end({ error });
           refusal = error;
         }
       }
-      if (!running.has(end)) return;
+      if (over()) return;
       // The socket that refused the token would refuse the replay too (TOKEN_EXPIRED leaves it open).
       const now = connection;
       if (now?.socket && now.token === refused) restart(now.socket);

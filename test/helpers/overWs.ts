@@ -21,6 +21,8 @@ interface Tick {
 /** What one subscription delivered: its events, its errors, whether it completed. */
 export interface Recording {
   readonly ticks: Tick[];
+  /** When each of `ticks` arrived (`performance.now()`). */
+  readonly arrivals: number[];
   readonly errors: unknown[];
   readonly completed: boolean;
   /** Results that carried errors (none expected: the client handles TOKEN_EXPIRED itself). */
@@ -33,6 +35,7 @@ export interface Recording {
 /** Subscribes to the ticker and records what arrives. */
 export function record(client: Client, query = TICKER): Recording {
   const ticks: Tick[] = [];
+  const arrivals: number[] = [];
   const errors: unknown[] = [];
   const failedResults: unknown[] = [];
   let completed = false;
@@ -41,7 +44,7 @@ export function record(client: Client, query = TICKER): Recording {
     {
       next(result) {
         if (result.errors) failedResults.push(result);
-        if (result.data) ticks.push(result.data.ticker);
+        if (result.data) ticks.push(result.data.ticker), arrivals.push(performance.now());
       },
       error: (error) => errors.push(error),
       complete: () => (completed = true),
@@ -49,6 +52,7 @@ export function record(client: Client, query = TICKER): Recording {
   );
   return {
     ticks,
+    arrivals,
     errors,
     failedResults,
     get completed() {

@@ -1,19 +1,30 @@
 // @vitest-environment happy-dom
-import { gql } from '@apollo/client';
-import { ApolloProvider, useApolloClient, useQuery, useSuspenseQuery } from '@apollo/client/react';
+import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache, type OperationVariables, type TypedDocumentNode } from '@apollo/client';
+import {
+  ApolloProvider,
+  type QueryRef,
+  useApolloClient,
+  useBackgroundQuery,
+  useFragment,
+  useQuery,
+  useReadQuery,
+  useSuspenseQuery,
+} from '@apollo/client/react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { StrictMode, Suspense, useState } from 'react';
+import { Component, type ReactNode, StrictMode, Suspense, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuthServer } from '../../demo/server/createAuthServer';
 import { createMemoryTokenStore, createTokenAuth, shareTokenStore, type TokenAuth, type TokenStore } from '../../src';
 import { TokenAuthProvider, useAuth } from '../../src/react';
-import { clientFor, startDemoServer, useCleanups } from '../helpers/overHttp';
+import { createTestAuthServer, createTestClock, type TestAuthServer, type TestClock } from '../../src/testing';
+import { PING, useCleanups } from '../helpers/overHttp';
 
 const cleanups = useCleanups();
 // Registered after useCleanups, so it runs before it (afterEach hooks run in reverse): React unmounts first.
 afterEach(cleanup);
 
-const CLUBS = gql`
+type Clubs = { clubs: Array<{ id: string; name: string }> };
+type Me = { me: { id: string; email: string } };
+const CLUBS: TypedDocumentNode<Clubs> = gql`
   query Clubs {
     clubs {
       id
@@ -21,25 +32,106 @@ const CLUBS = gql`
     }
   }
 `;
-const WHO = gql`
-  query Who {
+const ME: TypedDocumentNode<Me> = gql`
+  query Me {
     me {
       id
       email
     }
   }
 `;
+const EMAIL: TypedDocumentNode<{ email: string }> = gql`
+  fragment Email on User {
+    email
+  }
+`;
 
-/** A screen that is not behind an AuthGate: it stays mounted through the end of the session. */
-function Clubs() {
-  const { data, error } = useQuery<{ clubs: Array<{ id: string; name: string }> }>(CLUBS);
-  return <p data-testid="clubs">{data ? data.clubs.map((club) => club.name).join(', ') : error ? 'error' : 'loading'}</p>;
+/** Any text of the admin's: its email, its clubs. */
+const ADMIN_TEXT = /admin@demo\.test|Downtown Club|Harbor Club/;
+const clubNames = (data: Clubs) => data.clubs.map((club) => club.name).join(', ');
+
+/** One component per Apollo hook, none behind an AuthGate: each renders the user's data, else `error` or `-`. */
+const hooks: Record<string, { screen: () => ReactNode; operations: string[]; signedOut: string; cashier: string }> = {
+  useQuery: {
+    screen: function WithQuery() {
+      const { data, error } = useQuery(CLUBS);
+      return <p data-testid="screen">{data ? clubNames(data) : error ? 'error' : '-'}</p>;
+    },
+    operations: ['Clubs'],
+    signedOut: 'error',
+    cashier: 'Uptown Club',
+  },
+  useSuspenseQuery: {
+    screen: function WithSuspenseQuery() {
+      const { data, error } = useSuspenseQuery(ME, { errorPolicy: 'all' });
+      return <p data-testid="screen">{data?.me ? data.me.email : error ? 'error' : '-'}</p>;
+    },
+    operations: ['Me'],
+    signedOut: 'error',
+    cashier: 'cashier@demo.test',
+  },
+  'useSuspenseQuery, its error thrown to a boundary': {
+    screen: function WithSuspenseQueryThrowing() {
+      return (
+        <Boundary>
+          <Suspense fallback={<p data-testid="screen">suspended</p>}>
+            <MeThrowing />
+          </Suspense>
+        </Boundary>
+      );
+    },
+    operations: ['Me'],
+    signedOut: 'error',
+    cashier: 'cashier@demo.test',
+  },
+  'useBackgroundQuery and useReadQuery': {
+    screen: function WithBackgroundQuery() {
+      const [clubs] = useBackgroundQuery(CLUBS, { errorPolicy: 'all' });
+      return (
+        <Suspense fallback={<p data-testid="screen">suspended</p>}>
+          <ReadClubs clubs={clubs} />
+        </Suspense>
+      );
+    },
+    operations: ['Clubs'],
+    signedOut: 'error',
+    cashier: 'Uptown Club',
+  },
+  useFragment: {
+    // The admin's User, written to the cache by the provider's own `me` query.
+    screen: function WithFragment() {
+      const { data, complete } = useFragment({ fragment: EMAIL, from: { __typename: 'User', id: 'u_admin' } });
+      return <p data-testid="screen">{complete ? data.email : '-'}</p>;
+    },
+    operations: [],
+    signedOut: '-',
+    cashier: '-',
+  },
+};
+
+function MeThrowing() {
+  const { data } = useSuspenseQuery(ME);
+  return <p data-testid="screen">{data.me.email}</p>;
 }
 
-function Who() {
-  const { data, error } = useSuspenseQuery<{ me: { id: string; email: string } }>(WHO, { errorPolicy: 'all' });
-  return <p data-testid="who">{data?.me ? data.me.email : error ? 'error' : '-'}</p>;
+/** Renders `error` in place of a child that threw; its own child again once there is something to show. */
+class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? <p data-testid="screen">error</p> : this.props.children;
+  }
 }
+
+function ReadClubs({ clubs }: { clubs: QueryRef<Clubs, OperationVariables, 'complete' | 'streaming' | 'empty'> }) {
+  const { data, error } = useReadQuery(clubs);
+  return <p data-testid="screen">{data ? clubNames(data) : error ? 'error' : '-'}</p>;
+}
+
+/** What the last click set off, for the test to await at its end. */
+let clicked: Promise<unknown> = Promise.resolve();
 
 function Buttons() {
   const { status, login, logout } = useAuth();
@@ -50,25 +142,56 @@ function Buttons() {
     <div>
       <p data-testid="status">{status}</p>
       <p data-testid="after-logout">{afterLogout}</p>
-      <button onClick={() => void logout().then(() => setAfterLogout(JSON.stringify(client.cache.extract())))}>logout</button>
-      <button onClick={() => void login('cashier@demo.test', 'cashier-pass')}>login as cashier</button>
+      <button onClick={() => (clicked = logout().then(() => setAfterLogout(JSON.stringify(client.cache.extract()))))}>logout</button>
+      <button onClick={() => (clicked = login('cashier@demo.test', 'cashier-pass'))}>login as cashier</button>
     </div>
   );
 }
 
-const ADMIN_CLUBS = 'Downtown Club, Harbor Club';
-const text = (id: string) => screen.getByTestId(id).textContent;
+/** What the Apollo client sent over HTTP: each operation's name and Authorization header, and how many are in flight. */
+function recordingFetch() {
+  const sent: Array<{ operation: string; authorization: string }> = [];
+  let inFlight = 0;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const { operationName } = JSON.parse(String(init?.body)) as { operationName: string };
+    sent.push({ operation: operationName, authorization: new Headers(init?.headers).get('authorization') ?? '' });
+    inFlight += 1;
+    try {
+      return await globalThis.fetch(input, init);
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  return { fetch, sent, inFlight: () => inFlight };
+}
+
+interface Mounted {
+  server: TestAuthServer;
+  clock: TestClock;
+  store: TokenStore;
+  auth: TokenAuth;
+  client: ApolloClient;
+  /** `Bearer <the admin's access token>`. */
+  admin: string;
+  http: ReturnType<typeof recordingFetch>;
+}
 
 /**
- * Signs in as the admin on a real demo server and mounts the screens in StrictMode; `store` may be shared with
- * another session (another tab). Resolves once the admin's data shows, with the admin's access token and the
- * server's counts at that moment.
+ * A test server over HTTP and a session on one test clock (the contract's 15-minute tokens), signed in as the
+ * admin, with `Screen` mounted in StrictMode next to the provider, outside any AuthGate. Resolves once the
+ * admin's data shows.
  */
-async function signedInAsAdmin(server: AuthServer, store: TokenStore = createMemoryTokenStore()) {
-  const auth = createTokenAuth({ uri: server.url, store, refreshOnResume: false });
+async function signedInAsAdmin(Screen: () => ReactNode): Promise<Mounted> {
+  const clock = createTestClock();
+  const server = createTestAuthServer({ clock });
+  const uri = await server.listen();
+  cleanups.push(() => server.close());
+  const store = shareTokenStore(createMemoryTokenStore());
+  const auth = createTokenAuth({ uri, store, clock, refreshOnResume: false });
   cleanups.push(() => auth.dispose());
   await auth.login('admin@demo.test', 'admin-pass');
-  const client = clientFor(auth.link, server.url);
+  const http = recordingFetch();
+  const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri, fetch: http.fetch })]), cache: new InMemoryCache() });
   // Awaited: a tree that suspends commits its fallback, and runs its effects, only once act settles.
   await act(async () => {
     render(
@@ -76,139 +199,133 @@ async function signedInAsAdmin(server: AuthServer, store: TokenStore = createMem
         <ApolloProvider client={client}>
           <TokenAuthProvider auth={auth}>
             <Buttons />
-            <Clubs />
-            <Suspense fallback={<p data-testid="who">suspended</p>}>
-              <Who />
+            <Suspense fallback={<p data-testid="screen">suspended</p>}>
+              <Screen />
             </Suspense>
           </TokenAuthProvider>
         </ApolloProvider>
       </StrictMode>,
     );
   });
-  await waitFor(() => expect(text('clubs')).toBe(ADMIN_CLUBS));
-  await waitFor(() => expect(text('who')).toBe('admin@demo.test'));
+  await waitFor(() => expect(screen.getByTestId('screen').textContent).toMatch(ADMIN_TEXT));
   const admin = `Bearer ${await auth.getAccessToken()}`;
-  const seen = server.stats.authorizationHeaders.length;
-  const logouts = server.stats.logoutCalls;
-  /**
-   * The Authorization headers the server received since the admin's data showed. The admin's token went out
-   * only with the logout that revoked it, never with a query.
-   */
-  const headersSince = () => {
-    const headers = server.stats.authorizationHeaders.slice(seen);
-    expect(headers.filter((header) => header === admin)).toHaveLength(server.stats.logoutCalls - logouts);
-    return headers.filter((header) => header !== admin);
-  };
-  return { auth, client, admin, headersSince };
-}
-
-/** Nothing of the admin in the cache; nothing more sent for the old screens, not even without a token. */
-async function expectSignedOutScreens(client: ReturnType<typeof clientFor>, headersSince: () => string[], authCalls = 0) {
-  await waitFor(() => expect(text('status')).toBe('unauthenticated'));
-  await waitFor(() => expect(JSON.stringify(client.cache.extract())).toBe('{}'));
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  // Only the auth calls of the test itself, which carry no Authorization header.
-  expect(headersSince()).toEqual(Array.from({ length: authCalls }, () => ''));
-}
-
-/** The cashier's data on screen and in the cache, fetched with the cashier's token; nothing of the admin. */
-async function expectCashierScreens(client: ReturnType<typeof clientFor>, auth: TokenAuth, headersSince: () => string[]) {
-  await waitFor(() => expect(text('clubs')).toBe('Uptown Club'));
-  await waitFor(() => expect(text('who')).toBe('cashier@demo.test'));
-  const cache = JSON.stringify(client.cache.extract());
-  expect(cache).not.toContain('admin@demo.test');
-  expect(cache).not.toContain('Downtown');
-  const cashier = `Bearer ${await auth.getAccessToken()}`;
-  const headers = headersSince().filter((header) => header !== '');
-  expect(headers.length).toBeGreaterThanOrEqual(2);
-  expect(headers.every((header) => header === cashier)).toBe(true);
+  return { server, clock, store, auth, client, admin, http };
 }
 
 /** A second session on the same store: another tab. */
-function anotherTab(server: AuthServer, store: TokenStore) {
-  const other = createTokenAuth({ uri: server.url, store, refreshOnResume: false });
+function anotherTab({ server, store, clock }: Mounted) {
+  const other = createTokenAuth({ uri: server.url, store, clock, refreshOnResume: false });
   cleanups.push(() => other.dispose());
   return other;
 }
 
-describe("the provider clears the previous user's data however the session ends (StrictMode, real demo server)", () => {
-  it('useAuth().logout()', async () => {
-    const server = await startDemoServer(cleanups);
-    const { client, headersSince } = await signedInAsAdmin(server);
-    fireEvent.click(screen.getByText('logout'));
-    await expectSignedOutScreens(client, headersSince);
-    expect(server.stats.logoutCalls).toBe(1);
-    await waitFor(() => expect(text('after-logout')).not.toBe('-'));
-    expect(text('after-logout')).not.toContain('admin@demo.test');
-  });
+/** The ways a session ends; each resolves, once it has set the end off, with what settles once it is over. */
+const endings: Record<string, { who: 'signed out' | 'cashier'; end(mounted: Mounted): { done: Promise<unknown> } }> = {
+  "the hook's logout()": { who: 'signed out', end: () => (fireEvent.click(screen.getByText('logout')), { done: clicked }) },
+  'auth.logout() outside React': { who: 'signed out', end: ({ auth }) => ({ done: auth.logout() }) },
+  'a logout in another tab (a shared store)': { who: 'signed out', end: (mounted) => ({ done: anotherTab(mounted).logout() }) },
+  'the server refusing the refresh (session revoked)': {
+    who: 'signed out',
+    end({ server, clock, auth }) {
+      server.revokeAllSessions();
+      // To the proactive refresh, 2.5 minutes before the 15-minute token expires, and not past it: the refusal
+      // comes over real HTTP, and the refresh's timeout must not fire before it.
+      return { done: clock.advanceTo(auth.getState().refreshAt!) };
+    },
+  },
+  "another user's login here": { who: 'cashier', end: () => (fireEvent.click(screen.getByText('login as cashier')), { done: clicked }) },
+  "another user's login in another tab": {
+    who: 'cashier',
+    end: (mounted) => ({ done: anotherTab(mounted).login('cashier@demo.test', 'cashier-pass') }),
+  },
+};
 
-  it('useAuth().logout() while a query waits for a refresh: that query is not sent again, with or without a token', async () => {
-    const server = await startDemoServer(cleanups);
-    const { client, headersSince } = await signedInAsAdmin(server);
-    server.expireAllAccessTokens();
-    server.faults.delayMs['refreshToken'] = 300;
-    const waiting = client.query({ query: CLUBS, fetchPolicy: 'network-only' }).catch((error: unknown) => error);
-    await waitFor(() => expect(server.stats.refreshCalls).toBe(1));
-    const sent = server.stats.authorizationHeaders.length;
+describe.each(Object.entries(hooks))('%s, outside any AuthGate', (_, hook) => {
+  it.each(Object.entries(endings))(
+    "shows nothing of the previous user within 300 ms once the session ends: %s; each query is sent again at most once, never with the old token",
+    async (_, ending) => {
+      const mounted = await signedInAsAdmin(hook.screen);
+      const { client, http, admin, auth } = mounted;
+      const before = http.sent.length;
 
-    fireEvent.click(screen.getByText('logout'));
-    await waitFor(() => expect(text('after-logout')).not.toBe('-'));
-    expect(await waiting).toBeInstanceOf(Error);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+      const { done } = ending.end(mounted);
+      await waitFor(() => expect(screen.queryByText(ADMIN_TEXT)).toBeNull(), { timeout: 300, interval: 10 });
 
-    // Only the logout went out after the admin's expired query: no query of the old screen, with no token either.
-    expect(server.stats.authorizationHeaders.slice(sent).filter((header) => header === '')).toEqual([]);
-    expect(JSON.stringify(client.cache.extract())).toBe('{}');
-    headersSince();
-  });
+      // Then the screen settles on its signed-out result, or the new user's, with nothing left in flight.
+      const settled = ending.who === 'cashier' ? hook.cashier : hook.signedOut;
+      await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe(settled));
+      await waitFor(() => expect(http.inFlight()).toBe(0));
+      expect(screen.queryByText(ADMIN_TEXT)).toBeNull();
+      expect(JSON.stringify(client.cache.extract())).not.toMatch(ADMIN_TEXT);
 
-  it('useAuth().logout() resolves once the cache is empty', async () => {
-    const server = await startDemoServer(cleanups);
-    const { client } = await signedInAsAdmin(server);
-    fireEvent.click(screen.getByText('logout'));
-    await waitFor(() => expect(text('after-logout')).not.toBe('-'), { timeout: 2_000 });
-    expect(text('after-logout')).toBe('{}');
-    expect(JSON.stringify(client.cache.extract())).toBe('{}');
-  });
+      const after = http.sent.slice(before);
+      expect(after.filter((request) => request.authorization === admin)).toEqual([]);
+      const bearer = ending.who === 'cashier' ? `Bearer ${await auth.getAccessToken()}` : '';
+      expect(after.map((request) => request.authorization)).toEqual(after.map(() => bearer));
+      for (const operation of hook.operations) {
+        expect(after.filter((request) => request.operation === operation).length, operation).toBeLessThanOrEqual(1);
+      }
+      expect(after.filter((request) => request.operation === 'TokenPairMe').length).toBeLessThanOrEqual(1);
+      if (ending.who === 'cashier') expect(screen.getByTestId('status').textContent).toBe('authenticated');
+      else await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('unauthenticated'));
+      await act(() => done);
+    },
+  );
+});
 
-  it('auth.logout() called directly', async () => {
-    const server = await startDemoServer(cleanups);
-    const { auth, client, headersSince } = await signedInAsAdmin(server);
+// Not the boundary's: one that caught the signed-out error shows it until the app resets it (as on any error).
+const recovering = Object.entries(hooks).filter(([name]) => !name.includes('boundary'));
+
+describe.each(recovering)('%s, outside any AuthGate, signed out then in again', (_, hook) => {
+  it("shows the new user's data: its query is fetched again with that user's token", async () => {
+    const { auth, http } = await signedInAsAdmin(hook.screen);
     await act(() => auth.logout());
-    await expectSignedOutScreens(client, headersSince);
-  });
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe(hook.signedOut));
+    await waitFor(() => expect(http.inFlight()).toBe(0));
+    const before = http.sent.length;
 
-  it('a session the server ended: the refresh is rejected', async () => {
-    const server = await startDemoServer(cleanups);
-    const { auth, client, headersSince } = await signedInAsAdmin(server);
-    server.revokeAllSessions();
-    await act(() => auth.refresh().catch(() => {}));
-    expect(auth.getState().ended).toMatchObject({ reason: 'rejected', rejection: 'revoked' });
-    await expectSignedOutScreens(client, headersSince, 1);
-  });
-
-  it('a logout in another tab', async () => {
-    const server = await startDemoServer(cleanups);
-    const store = shareTokenStore(createMemoryTokenStore());
-    const { auth, client, headersSince } = await signedInAsAdmin(server, store);
-    await act(() => anotherTab(server, store).logout());
-    await expectSignedOutScreens(client, headersSince);
-    expect(auth.getState().ended).toMatchObject({ reason: 'logout', elsewhere: true });
-  });
-
-  it('a login as someone else here', async () => {
-    const server = await startDemoServer(cleanups);
-    const { auth, client, headersSince } = await signedInAsAdmin(server);
     fireEvent.click(screen.getByText('login as cashier'));
-    await expectCashierScreens(client, auth, headersSince);
+    await act(() => clicked);
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe(hook.cashier));
+    await waitFor(() => expect(http.inFlight()).toBe(0));
+
+    const cashier = `Bearer ${await auth.getAccessToken()}`;
+    const after = http.sent.slice(before);
+    expect(after.map((request) => request.authorization)).toEqual(after.map(() => cashier));
+    for (const operation of hook.operations) expect(after.filter((request) => request.operation === operation), operation).toHaveLength(1);
+  });
+});
+
+describe("the provider's reset, around the end of a session", () => {
+  it('useAuth().logout() resolves once the cache is empty', async () => {
+    const { http } = await signedInAsAdmin(hooks['useQuery']!.screen);
+    fireEvent.click(screen.getByText('logout'));
+    await act(() => clicked);
+    expect(screen.getByTestId('after-logout').textContent).toBe('{}');
+    // The refetch that followed, signed out, answered before the server closes.
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe('error'));
+    await waitFor(() => expect(http.inFlight()).toBe(0));
   });
 
-  it('a login as someone else in another tab', async () => {
-    const server = await startDemoServer(cleanups);
-    const store = shareTokenStore(createMemoryTokenStore());
-    const { auth, client, headersSince } = await signedInAsAdmin(server, store);
-    await act(() => anotherTab(server, store).login('cashier@demo.test', 'cashier-pass').then(() => {}));
-    await expectCashierScreens(client, auth, headersSince);
-    expect(auth.getState().ended).toMatchObject({ reason: 'replaced', elsewhere: true });
+  it('a query that waited for a refresh when the session ended is never sent again, with or without a token', async () => {
+    const { server, clock, client, http, admin } = await signedInAsAdmin(hooks['useQuery']!.screen);
+    server.expireAllAccessTokens();
+    server.faults.hangRefresh = true;
+    const waiting = client.query({ query: PING, variables: { n: 1 }, fetchPolicy: 'network-only' }).catch((error: unknown) => error);
+    await waitFor(() => expect(server.stats.refreshCalls).toBe(1));
+    expect(http.sent.filter((request) => request.operation === 'Ping')).toEqual([{ operation: 'Ping', authorization: admin }]);
+    const before = http.sent.length;
+
+    fireEvent.click(screen.getByText('logout'));
+    expect(await waiting).toBeInstanceOf(Error);
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe('error'));
+    await waitFor(() => expect(http.inFlight()).toBe(0));
+    // The logout revokes the pair once the refresh in flight has settled: it times out on the test clock.
+    await act(() => clock.advance(60_000));
+    await act(() => clicked);
+
+    // The mounted query went again once, signed out; the one that waited did not go again at all.
+    expect(http.sent.slice(before)).toEqual([{ operation: 'Clubs', authorization: '' }]);
+    expect(JSON.stringify(client.cache.extract())).not.toMatch(ADMIN_TEXT);
   });
 });

@@ -206,7 +206,7 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
     expect(sink.complete).not.toHaveBeenCalled();
   });
 
-  it('a login as someone else closes even a connection not yet acknowledged, and ends its subscriptions synchronously', async () => {
+  it('a login as someone else closes even a connection not yet acknowledged, and subscribes again as that user on the next one', async () => {
     const { auth, asTokenAuth, publish } = fakeAuth();
     const { sink } = start(asTokenAuth);
     await vi.advanceTimersByTimeAsync(0);
@@ -216,14 +216,96 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
     auth.token = 'other-token';
     publish({ status: 'authenticated', user: { id: 'u2', role: 'ADMIN', claims: {} } });
 
+    expect(FakeSocket.all[0]!.readyState).toBeGreaterThanOrEqual(FakeSocket.CLOSING);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(latest().inits).toEqual([{ type: 'connection_init', payload: { authorization: 'Bearer other-token' } }]);
+    const [id] = latest().subscribeIds;
+    latest().receive({ type: 'next', id, payload: { data: { ticker: { n: 1 } } } });
+    expect(sink.next.mock.calls).toEqual([[{ data: { ticker: { n: 1 } } }]]);
+    expect(sink.error).not.toHaveBeenCalled();
+    expect(sink.complete).not.toHaveBeenCalled();
+  });
+
+  it("a login as someone else: an event of the first user's stream that arrives after it never reaches the app", async () => {
+    const { auth, asTokenAuth, publish } = fakeAuth();
+    const { sink } = start(asTokenAuth);
+    await vi.advanceTimersByTimeAsync(10);
+    const first = latest();
+    const [id] = first.subscribeIds;
+    first.receive({ type: 'next', id, payload: { data: { ticker: { n: 1, user: 'u1' } } } });
+
+    auth.token = 'other-token';
+    publish({ status: 'authenticated', user: { id: 'u2', role: 'ADMIN', claims: {} } });
+    // Already on its way when the socket was closed.
+    first.receive({ type: 'next', id, payload: { data: { ticker: { n: 2, user: 'u1' } } } });
+    await vi.advanceTimersByTimeAsync(10);
+    const [again] = latest().subscribeIds;
+    latest().receive({ type: 'next', id: again, payload: { data: { ticker: { n: 1, user: 'u2' } } } });
+
+    expect(sink.next.mock.calls.map(([result]) => result.data.ticker.user)).toEqual(['u1', 'u2']);
+    expect(latest()).not.toBe(first);
+    expect(sink.error).not.toHaveBeenCalled();
+  });
+
+  it('a login as someone else while a resume waits for its backoff: one subscription as the new user, and no timer left', async () => {
+    const { auth, asTokenAuth, publish } = fakeAuth();
+    auth.refresh.mockRejectedValueOnce(new AuthRequestError('offline', 'refreshToken'));
+    const { sink } = start(asTokenAuth, { authRetryDelay: 1_000 });
+    await vi.advanceTimersByTimeAsync(10);
+    latest().receive({ type: 'error', id: latest().subscribeIds[0], payload: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(auth.refresh).toHaveBeenCalledTimes(1);
+
+    auth.token = 'other-token';
+    publish({ status: 'authenticated', user: { id: 'u2', role: 'ADMIN', claims: {} } });
+    await vi.advanceTimersByTimeAsync(5_000);
+
+    expect(auth.refresh).toHaveBeenCalledTimes(1);
+    expect(latest().inits).toEqual([{ type: 'connection_init', payload: { authorization: 'Bearer other-token' } }]);
+    expect(latest().subscribeIds).toHaveLength(1);
+    expect(sink.error).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a login as someone else while a resume waits for its refresh: that refresh settling later subscribes nothing more', async () => {
+    const { auth, asTokenAuth, publish } = fakeAuth();
+    let refreshed = (): void => {};
+    auth.refresh.mockImplementationOnce(() => new Promise<void>((resolve) => (refreshed = resolve)));
+    const { sink } = start(asTokenAuth);
+    await vi.advanceTimersByTimeAsync(10);
+    latest().receive({ type: 'error', id: latest().subscribeIds[0], payload: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(auth.refresh).toHaveBeenCalledTimes(1);
+
+    auth.token = 'other-token';
+    publish({ status: 'authenticated', user: { id: 'u2', role: 'ADMIN', claims: {} } });
+    await vi.advanceTimersByTimeAsync(10);
+    refreshed();
+    await vi.advanceTimersByTimeAsync(10);
+
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(latest().inits).toEqual([{ type: 'connection_init', payload: { authorization: 'Bearer other-token' } }]);
+    expect(latest().subscribeIds).toHaveLength(1);
+    expect(sink.error).not.toHaveBeenCalled();
+  });
+
+  it('a logout ends the subscriptions synchronously, and one started later runs without authorization', async () => {
+    const { auth, asTokenAuth, publish } = fakeAuth();
+    const { sink } = start(asTokenAuth);
+    await vi.advanceTimersByTimeAsync(0);
+
+    auth.token = null;
+    publish({ status: 'unauthenticated', user: null });
+
     expect(sink.error).toHaveBeenCalledOnce();
-    expect(SessionEndedError.is(sink.error.mock.calls[0]![0]) && sink.error.mock.calls[0]![0].reason).toBe('replaced');
+    expect(SessionEndedError.is(sink.error.mock.calls[0]![0]) && sink.error.mock.calls[0]![0].reason).toBe('logout');
     expect(FakeSocket.all[0]!.readyState).toBeGreaterThanOrEqual(FakeSocket.CLOSING);
     await vi.advanceTimersByTimeAsync(10);
     const late = start(asTokenAuth);
     await vi.advanceTimersByTimeAsync(10);
     expect(latest()).not.toBe(FakeSocket.all[0]);
-    expect(latest().inits).toEqual([{ type: 'connection_init', payload: { authorization: 'Bearer other-token' } }]);
+    expect(latest().inits).toEqual([{ type: 'connection_init' }]);
     expect(late.sink.error).not.toHaveBeenCalled();
   });
 

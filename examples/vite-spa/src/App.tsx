@@ -4,6 +4,15 @@ import { AuthGate, useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useState } from 'react';
 import { storeKind } from './auth';
 
+const CLUBS = gql`
+  query Clubs {
+    clubs {
+      id
+      name
+    }
+  }
+`;
+
 const ME = gql`
   query Me {
     me {
@@ -52,11 +61,23 @@ function Account() {
   );
 }
 
+// Outside the AuthGate, as a header or a sidebar would be: it stays mounted when the user signs out. The provider
+// resets the Apollo store then, so it shows the next user's clubs or its signed-out error, never the last one's.
+function Clubs() {
+  const { data, error } = useQuery<{ clubs: Array<{ id: string; name: string }> }>(CLUBS);
+  return (
+    <p data-testid="clubs">
+      {data ? `Your clubs: ${data.clubs.map((club) => club.name).join(', ')}` : error ? 'Sign in to see your clubs.' : 'Loading clubs…'}
+    </p>
+  );
+}
+
 export function App() {
   return (
     <main>
       <h1>Vite and apollo-link-token-pair</h1>
       <p data-testid="store">Store: {storeKind}</p>
+      <Clubs />
       <AuthGate loading={<p data-testid="status">Restoring your session…</p>} fallback={<SignIn />}>
         <Account />
       </AuthGate>

@@ -5,6 +5,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { auth, client } from './auth';
 
+// `?console` puts the session on `window`, to drive it from the browser's console (`auth.logout()`) as the
+// browser tests do: a sign-out that does not come from React.
+if (new URLSearchParams(location.search).has('console')) Object.assign(window, { auth });
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ApolloProvider client={client}>

@@ -31,6 +31,44 @@ const newContext = () => chromium.newContext();
 
 const signIn = (page: Page) => signInAs(page, 'status');
 
+/** The admin's data as the page shows it: its email, its clubs. */
+const ADMIN_TEXT = /admin@demo\.test|Downtown Club|Harbor Club/;
+
+/**
+ * Measured in the page: ms from a sign-out (`button`: the Sign out button; `console`: `auth.logout()` on
+ * `window`, outside React; `elsewhere`: none here, another tab signs out) until the page's text holds nothing of
+ * the admin's, checked at every change of the page (a tab in the background gets no animation frames and slow
+ * timers, but its mutations are observed at once); fails after 2 s.
+ */
+function msUntilAdminGone(page: Page, how: 'button' | 'console' | 'elsewhere'): Promise<number> {
+  return page.evaluate(
+    ([how, pattern]) =>
+      new Promise<number>((resolve, reject) => {
+        const adminText = new RegExp(pattern);
+        const start = performance.now();
+        const check = () => {
+          if (adminText.test(document.body.innerText)) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(performance.now() - start);
+        };
+        const observer = new MutationObserver(check);
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`Still on the page after 2 s: ${document.body.innerText}`));
+        }, 2_000);
+        if (how === 'button') document.querySelector<HTMLButtonElement>('[data-testid="sign-out"]')!.click();
+        if (how === 'console') void (window as unknown as { auth: { logout(): Promise<void> } }).auth.logout();
+        check();
+      }),
+    [how, ADMIN_TEXT.source] as const,
+  );
+}
+
+const ADMIN_CLUBS = 'Your clubs: Downtown Club, Harbor Club';
+const SIGNED_OUT_CLUBS = 'Sign in to see your clubs.';
+
 describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (host) => {
   const url = (query = '') => `http://${host}:${port}/${query}`;
 
@@ -47,6 +85,42 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
     await page.getByTestId('sign-out').click();
     await page.getByTestId('status').getByText('Signed out').waitFor();
     await expect.poll(() => api.stats.logoutCalls).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it("a sign-out takes the user's data off a screen outside AuthGate within 300 ms: the button, then auth.logout() from the console", async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(url('?console'));
+    await page.getByTestId('clubs').getByText(SIGNED_OUT_CLUBS).waitFor();
+
+    for (const how of ['button', 'console'] as const) {
+      await signIn(page);
+      await page.getByTestId('clubs').getByText(ADMIN_CLUBS).waitFor();
+      expect(await msUntilAdminGone(page, how), how).toBeLessThan(300);
+      await page.getByTestId('status').getByText('Signed out').waitFor();
+      // Its query went again once, signed out, and shows its error.
+      await page.getByTestId('clubs').getByText(SIGNED_OUT_CLUBS).waitFor();
+    }
+    expect(await page.evaluate(() => document.body.innerText)).not.toMatch(ADMIN_TEXT);
+    expect(errors).toEqual([]);
+  });
+
+  it("with the broadcast store: a sign-out in the tab in front takes the user's data off the other within 300 ms", async () => {
+    const { context, errors } = await newContext();
+    const [first, second] = [await context.newPage(), await context.newPage()];
+    await Promise.all([first.goto(url('?store=broadcast')), second.goto(url('?store=broadcast'))]);
+    await second.getByTestId('status').getByText('Signed out').waitFor();
+    await signIn(first);
+    await second.getByTestId('clubs').getByText(ADMIN_CLUBS).waitFor();
+
+    // The person signs out in the tab in front (Chromium runs a background tab's timers up to a second late).
+    await first.bringToFront();
+    const gone = msUntilAdminGone(second, 'elsewhere');
+    await first.getByTestId('sign-out').click();
+    // Counted in the other tab from before the click, so it includes Playwright's round trips.
+    expect(await gone).toBeLessThan(300);
+    await second.getByTestId('clubs').getByText(SIGNED_OUT_CLUBS).waitFor();
     expect(errors).toEqual([]);
   });
 
