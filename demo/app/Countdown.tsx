@@ -17,7 +17,7 @@ const seconds = (ms: number | undefined) => (ms === undefined ? '–' : `${Math.
 const HELD_BY: Record<string, string> = {
   proactive: 'the proactive refresh',
   retry: 'a retry',
-  'token-expired': 'a query answered TOKEN_EXPIRED',
+  'token-expired': 'a query refused as expired or unauthenticated',
   check: 'a refused query',
   'expired-locally': 'a query whose token had expired by this clock',
   resume: 'the page coming back',

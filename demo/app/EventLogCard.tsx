@@ -16,7 +16,7 @@ export function EventLogCard({ log }: { log: EventLog }) {
       <ol data-testid="event-log">
         {events.map((event) => (
           <li key={event.id} className={`event-${event.kind}`} data-trigger={event.trigger} data-outcome={event.outcome}>
-            <time>{new Date(event.at).toLocaleTimeString()}</time> {event.text}
+            <time>{new Date(event.at).toLocaleTimeString()}</time> <span className="text">{event.text}</span>
             {event.trigger && (
               <span className="why" data-testid="event-why">
                 {' '}
