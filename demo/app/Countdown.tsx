@@ -24,12 +24,8 @@ const HELD_BY: Record<string, string> = {
   restore: 'the restore',
 };
 
-/**
- * When the access token dies and the next refresh runs, by the session's public state: "expired (server)" once
- * the server said so, and "refresh in N s" while a refresh waits for the floor (`state.waiting`) or a retry
- * (`state.retry`).
- */
-export function Countdown() {
+/** What the countdown shows, by the session's public state and what the server said, read every 250 ms. */
+export function useCountdown() {
   const { user, expiresAt, refreshAt, auth } = useAuth();
   const state = useSyncExternalStore(auth.subscribe, auth.getState, auth.getState);
   const { verdicts } = useSyncExternalStore(lab.subscribe, lab.getSnapshot, lab.getSnapshot);
@@ -45,6 +41,16 @@ export function Countdown() {
         ? `refresh when back online (retry ${state.retry.attempt})`
         : `refresh in ${seconds(state.retry.at - now)}: retry ${state.retry.attempt} after a failure`;
   }
+  return { id, said, expires, refresh: seconds(refreshAt && refreshAt - now), wait };
+}
+
+/**
+ * When the access token dies and the next refresh runs, by the session's public state: "expired (server)" once
+ * the server said so, and "refresh in N s" while a refresh waits for the floor (`state.waiting`) or a retry
+ * (`state.retry`).
+ */
+export function Countdown() {
+  const { id, said, expires, refresh, wait } = useCountdown();
   return (
     <dl className="timers">
       <dt>Access token</dt>
@@ -56,7 +62,7 @@ export function Countdown() {
         {expires}
       </dd>
       <dt>Next proactive refresh in</dt>
-      <dd data-testid="refresh-in">{seconds(refreshAt && refreshAt - now)}</dd>
+      <dd data-testid="refresh-in">{refresh}</dd>
       {wait && (
         <>
           <dt>Waiting</dt>

@@ -5,6 +5,7 @@ import type { EventLog } from './eventLog';
 import { EventLogCard } from './EventLogCard';
 import { LabControls } from './LabControls';
 import { ServerCounters } from './ServerCounters';
+import { StatusStrip } from './StatusStrip';
 import { SwitchAccount } from './SwitchAccount';
 import { Ticker } from './Ticker';
 
@@ -17,6 +18,7 @@ export function Dashboard({ log }: { log: EventLog }) {
 
   return (
     <section className="dashboard">
+      <StatusStrip log={log} />
       <div className="card who" data-testid="me">
         <div className="who-head">
           <h2>

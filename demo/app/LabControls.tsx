@@ -33,12 +33,12 @@ export function LabControls({ log }: { log: EventLog }) {
   const downLeft = report?.downUntil ? Math.ceil((report.downUntil - now) / 1000) : 0;
   const slow = (report?.refreshDelay ?? 0) > 0;
 
-  // Runs a control; a refusal shows under the card and in the log.
+  // Runs a control, logged first so that what it causes follows it in the log; a refusal shows under the card too.
   async function run(text: string, action: () => Promise<unknown>) {
     setProblem('');
+    log.add('lab', text);
     try {
       await action();
-      log.add('lab', text);
     } catch (error) {
       setProblem(`${text}: ${(error as Error).message}`);
       log.add('error', `${text}: ${(error as Error).message}`);
@@ -60,7 +60,7 @@ export function LabControls({ log }: { log: EventLog }) {
       answer = await mine('present-spent-refresh-token');
     }
     lab.tell('reuse', claimsOf(await auth.getAccessToken()));
-    log.add('lab', `Server: reuse detected (spent refresh token …${String(answer['presented'])} presented again): session revoked`);
+    log.add('lab', `Server: reuse detected (spent refresh token …${String(answer['presented'])}): session revoked`);
     // This page's next refresh is refused: ask for one now to see it.
     await auth.refresh().catch(() => {});
   }
@@ -100,7 +100,7 @@ export function LabControls({ log }: { log: EventLog }) {
         id="reuse"
         hint="A refresh token this session already spent is presented again, as a thief would: the server detects the reuse and revokes the session; this page's next refresh is refused and you are signed out."
       >
-        <button className="danger" data-testid="present-spent" onClick={() => run('Presented a spent refresh token', presentSpent)}>
+        <button className="danger" data-testid="present-spent" onClick={() => run('Lab: a refresh token this session spent is presented again', presentSpent)}>
           Present a spent refresh token
         </button>
       </Control>

@@ -77,6 +77,15 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     const before = await page.getByTestId('token-id').innerText();
     await page.getByTestId('expire-mine').click();
     await page.getByTestId('expires-in').getByText('expired (server)').waitFor({ timeout: 2_000 });
+    if (viewport.isMobile) {
+      // Down at the controls, the strip at the top of the screen says it too.
+      expect(await page.getByTestId('strip-expires-in').innerText()).toBe('expired (server)');
+      const strip = (await page.getByTestId('status-strip').boundingBox())!;
+      expect(strip.y).toBeGreaterThanOrEqual(0);
+      expect(strip.y).toBeLessThan(5);
+      await screenshot(page, `lab-controls-${viewport.width}`).then(({ width }) => expect(width).toBe(viewport.width));
+      await page.screenshot({ path: `test-output/screenshots/lab-controls-${viewport.width}-screen.png` });
+    } else expect(await page.getByTestId('status-strip').isVisible()).toBe(false);
     expect(await burst(page, 5)).toMatch(/^5 of 5 queries succeeded in \d+ ms$/);
     const line = logLine(page, 'token-expired', 'rotated');
     expect(await line.innerText()).toMatch(new RegExp(`TOKEN_EXPIRED: pair refreshed once, operations replayed\\s+token-expired → rotated · token ${before} → …[\\w-]{6}`));
@@ -193,7 +202,8 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
       'The server detected a reused refresh token and revoked your session. Please sign in again.',
     );
     const log = await page.getByTestId('event-log').innerText();
-    expect(log).toMatch(/Server: reuse detected \(spent refresh token …[\w-]{6} presented again\): session revoked/);
+    // Newest first: the control, then the server's verdict, then this page's refresh refused.
+    expect(log).toMatch(/Server: reuse detected \(spent refresh token …[\w-]{6}\): session revoked[\s\S]*Lab: a refresh token this session spent is presented again/);
     expect(await logLine(page, 'manual', 'rejected').innerText()).toContain('The server refused the refresh token');
     await expect.poll(() => page.getByTestId('counter-reuse').innerText()).toBe(String(reuse + 1));
     expect(await screenshot(page, `lab-reuse-${viewport.width}`)).toMatchObject({ width: viewport.width });
