@@ -10,6 +10,8 @@ export function ReconnectingBanner() {
   const [now, setNow] = useState(() => clock.now());
   useEffect(() => {
     if (!retry) return;
+    // Now, not when this component mounted: the first second shown is the right one.
+    setNow(clock.now());
     const timer = setInterval(() => setNow(clock.now()), 500);
     return () => clearInterval(timer);
   }, [retry]);
