@@ -26,6 +26,7 @@ const logLine = (page: Page, trigger: string, outcome: string) =>
 
 /** The "who" card and the log beside it, which show what a control did. */
 async function countdownAndLog(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   const who = (await page.getByTestId('me').boundingBox())!;
   const log = (await page.getByTestId('log-card').boundingBox())!;
   const top = Math.min(who.y, log.y) - 8;
@@ -103,6 +104,7 @@ try {
   await page.getByTestId('burst-size').fill('3');
   await page.getByTestId('fire').click();
   await page.getByTestId('login-form').waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: docs('demo/revoked.png') });
   console.log('docs/demo/revoked.png');
 
@@ -110,6 +112,7 @@ try {
   await signIn(page, demo.url, 'Cashier');
   await page.getByTestId('present-spent').click();
   await page.getByTestId('login-form').waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: docs('demo/reuse.png') });
   console.log('docs/demo/reuse.png');
 
@@ -120,6 +123,7 @@ try {
   await tab.getByTestId('logout').click();
   await page.getByTestId('login-form').waitFor();
   await page.bringToFront();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: docs('demo/another-tab.png'), clip: { x: 0, y: 0, width: 1280, height: 400 } });
   console.log('docs/demo/another-tab.png');
   await context.close();
