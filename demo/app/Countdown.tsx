@@ -29,7 +29,9 @@ export function useCountdown() {
   const { user, expiresAt, refreshAt, auth } = useAuth();
   const state = useSyncExternalStore(auth.subscribe, auth.getState, auth.getState);
   const { verdicts } = useSyncExternalStore(lab.subscribe, lab.getSnapshot, lab.getSnapshot);
-  const now = useNow(250);
+  // The tick re-renders; the time is read now, or a render that a state change caused would use a stale one.
+  useNow(250);
+  const now = clock.now();
   const id = shortId(user?.claims['jti']);
   const said = verdicts[id] ?? verdicts[String(user?.claims['sid'])];
   const expires = said === 'expired' ? 'expired (server)' : said ? `${said === 'reuse' ? 'revoked: reuse' : 'revoked'} (server)` : seconds(expiresAt && expiresAt - now);

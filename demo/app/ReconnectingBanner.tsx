@@ -7,7 +7,8 @@ import { clock } from './lab';
 export function ReconnectingBanner() {
   const reconnecting = useAuth((auth) => auth.reconnecting);
   const retry = useAuth((auth) => auth.retry);
-  const [now, setNow] = useState(() => clock.now());
+  const [, setNow] = useState(() => clock.now());
+  const now = clock.now();
   useEffect(() => {
     if (!retry) return;
     // Now, not when this component mounted: the first second shown is the right one.
