@@ -48,8 +48,8 @@ export function LabControls({ log }: { log: EventLog }) {
 
   // "Mine": the session of the access token this page holds.
   const mine = async (name: string) => control(name, { token: await auth.getAccessToken() });
-  const sayAboutMine = async (verdict: 'expired' | 'revoked') => lab.tell(verdict, auth.getState().user?.claims ?? {});
-  const sayAboutAll = (verdict: 'expired' | 'revoked') => lab.tell(verdict, auth.getState().user?.claims ?? {});
+  // What the server now says about this page's token, for the countdown to show at once.
+  const say = (verdict: 'expired' | 'revoked') => lab.tell(verdict, auth.getState().user?.claims ?? {});
 
   async function presentSpent() {
     let answer = await mine('present-spent-refresh-token').catch((error: Error) => error);
@@ -79,19 +79,19 @@ export function LabControls({ log }: { log: EventLog }) {
 
       <div className="controls">
       <Control id="expire" hint="The server answers TOKEN_EXPIRED for the access token: the countdown says so at once; the next query refreshes once and is replayed.">
-        <button className="danger" data-testid="expire-mine" onClick={() => run('Server: your access token expired now', async () => (await mine('expire-mine'), sayAboutMine('expired')))}>
+        <button className="danger" data-testid="expire-mine" onClick={() => run('Server: your access token expired now', async () => (await mine('expire-mine'), say('expired')))}>
           Expire mine
         </button>
-        <button className="danger" data-testid="expire" onClick={() => run('Server: every access token expired now', async () => (await control('expire-access-tokens'), sayAboutAll('expired')))}>
+        <button className="danger" data-testid="expire" onClick={() => run('Server: every access token expired now', async () => (await control('expire-access-tokens'), say('expired')))}>
           Expire all
         </button>
       </Control>
 
       <Control id="revoke" hint="The server ends the session (yours, or everyone's on every device): the next query is refused, one refresh confirms it, and you are signed out.">
-        <button className="danger" data-testid="revoke-mine" onClick={() => run('Server: your session revoked', async () => (await mine('revoke-mine'), sayAboutMine('revoked')))}>
+        <button className="danger" data-testid="revoke-mine" onClick={() => run('Server: your session revoked', async () => (await mine('revoke-mine'), say('revoked')))}>
           Revoke mine
         </button>
-        <button className="danger" data-testid="revoke" onClick={() => run('Server: every session revoked', async () => (await control('revoke-sessions'), sayAboutAll('revoked')))}>
+        <button className="danger" data-testid="revoke" onClick={() => run('Server: every session revoked', async () => (await control('revoke-sessions'), say('revoked')))}>
           Revoke all
         </button>
       </Control>
