@@ -1,6 +1,7 @@
 import { AuthGate } from 'apollo-link-token-pair/react';
 import { Dashboard } from './Dashboard';
 import type { EventLog } from './eventLog';
+import { EventLogCard } from './EventLogCard';
 import { LoginForm } from './LoginForm';
 import { ReconnectingBanner } from './ReconnectingBanner';
 import { ServerCounters } from './ServerCounters';
@@ -21,6 +22,7 @@ export function App({ log }: { log: EventLog }) {
         fallback={
           <div className="signed-out">
             <LoginForm log={log} />
+            <EventLogCard log={log} />
             <ServerCounters />
           </div>
         }

@@ -20,8 +20,9 @@ export function LoginForm({ log }: { log: EventLog }) {
     try {
       const { user } = await login(email, password);
       log.add('login', `Logged in as ${user.email} (${user.role})`);
-    } catch {
-      // useAuth().error shows it.
+    } catch (failure) {
+      // useAuth().error shows it under the form; the log keeps it.
+      log.add('error', `Login failed: ${describeError(failure)}`);
     } finally {
       setBusy(false);
     }

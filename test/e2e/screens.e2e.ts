@@ -86,7 +86,7 @@ describe.each(VIEWPORTS)('what a person sees at $width px ($name)', (viewport) =
     expect(await fire(page, 5)).toMatch(/^5 of 5 queries succeeded/);
     // The card polls the server: it catches up within a second.
     const counters = () => page.getByTestId('stats').innerText();
-    await expect.poll(counters).toMatch(/Logins\s+0\s+Refreshes\s+1 \(1 succeeded\)\s+Reuse detections\s+0\s+Logouts\s+0\s+TOKEN_EXPIRED answers\s+5/);
+    await expect.poll(counters).toMatch(/Logins\s+0\s+Failed logins\s+0\s+Refreshes\s+1 \(1 succeeded\)\s+1 \(1 succeeded\)\s+Reuse detections\s+0\s+0\s+Logouts\s+0\s+0\s+TOKEN_EXPIRED answers\s+5\s+5/);
     expect(session.demo.server.stats).toMatchObject({ tokenExpired: 5, refreshCalls: 1, reuseDetections: 0 });
   });
 
