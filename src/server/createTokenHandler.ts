@@ -281,6 +281,8 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       await upstreamFor(request).logout({ accessToken: last.a, refreshToken: last.r }, signal());
       return true;
     } catch (error) {
+      // Refused: the session was over upstream already (revoked, expired), which is what a logout asks for.
+      if (AuthRejectedError.is(error)) return true;
       report(error);
       return false;
     }

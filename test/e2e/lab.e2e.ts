@@ -238,18 +238,17 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     await signIn(page, session.demo.url);
     await page.getByTestId('revoke-mine').click();
     await page.getByTestId('expires-in').getByText('revoked (server)').waitFor({ timeout: 2_000 });
-    const started = Date.now();
+    // From the reload to the signed-out screen: the page is loaded (its own time, not the package's), then the
+    // refusal of `me` costs one refresh, which the floor does not hold after the restore's.
     await page.reload();
-    await page.getByTestId('me').waitFor();
-    // The package holds the check behind its refresh floor, and the page says so (see docs/demo.md).
-    await page.getByTestId('refresh-wait').getByText(/held by the refresh floor/).waitFor();
-    await page.getByTestId('login-form').waitFor({ timeout: 8_000 });
-    expect(Date.now() - started).toBeLessThan(8_000);
+    const loaded = Date.now();
+    await page.getByTestId('login-form').waitFor({ timeout: 3_000 });
+    expect(Date.now() - loaded).toBeLessThan(1_000);
 
+    // A logout of a session the server revoked already: the token handler answers 200, the session is over.
     await signIn(page, session.demo.url);
     await page.getByTestId('revoke-mine').click();
     await page.getByTestId('expires-in').getByText('revoked (server)').waitFor({ timeout: 2_000 });
-    await page.reload();
     const [logout] = await Promise.all([page.waitForResponse('**/auth/logout'), page.getByTestId('logout').click()]);
     expect(logout.status()).toBe(200);
     await page.getByTestId('login-form').waitFor();

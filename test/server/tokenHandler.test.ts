@@ -400,6 +400,15 @@ describe('logout', () => {
     expectClearingCookie(presented);
   });
 
+  it('answers 200 and clears the cookie when the session was revoked upstream already: a logout asks for nothing more', async () => {
+    const rig = await signedIn();
+    rig.upstream.revokeAllSessions();
+    const answer = await rig.post('logout', {});
+    expect(answer.status).toBe(200);
+    expectClearingCookie(answer);
+    expect(rig.upstream.stats.logoutCalls).toBe(1);
+  });
+
   it('refuses the old cookie on page load right after logout instead of handing out its access token', async () => {
     const rig = await signedIn();
     const old = rig.jar.header()!;
