@@ -1,6 +1,6 @@
 import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, isRefusal } from '../index';
-import { speaksOfAuth } from '../core/errors/speaksOfAuth';
+import { speaksOfAuth } from '../shared/speaksOfAuth';
 import { maskToken } from './maskToken';
 import { describeErrors, postGraphQL, type GraphQLAnswer } from './postGraphQL';
 

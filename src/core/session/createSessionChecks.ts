@@ -1,4 +1,4 @@
-import { speaksOfAuth } from '../errors/speaksOfAuth';
+import { speaksOfAuth } from '../../shared/speaksOfAuth';
 
 /** An operation's pair, as far as the checks need it: the failure whose check brought it, if any. */
 export interface CheckedPair {

@@ -1,5 +1,5 @@
 import type { AuthRejectedError } from '../errors/AuthRejectedError';
-import { speaksOfAuth } from '../errors/speaksOfAuth';
+import { speaksOfAuth } from '../../shared/speaksOfAuth';
 
 /** The auth call a server answered: `login` (`loginWithEmailPassword`), `refresh` (`refreshToken`) or `logout`. */
 export type AuthCall = 'login' | 'refresh' | 'logout';
