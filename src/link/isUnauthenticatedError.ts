@@ -16,7 +16,7 @@ import { hasErrorCode } from './isTokenExpiredError';
  * when its words speak of a refused token or session, else at most once a minute; and never again for a failure
  * that came back to the pair its own check brought ("Club not found" is the operation's, not the session's).
  *
- * @example Only the codes, never a check (a server whose refusals always carry `UNAUTHENTICATED`):
+ * @example Only the codes, never a check, for a server whose refusals always carry UNAUTHENTICATED:
  * ```ts
  * createTokenAuth({ uri, isUnauthenticatedError: (error) => isUnauthenticatedError(error) === true });
  * ```
