@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
-import base from './vitest.config';
+import base from './vitest.config.ts';
 
 // The interop suite (npm run test:interop): spec servers on eight stacks, each a child process. Its own command,
 // since five of the stacks need packages `npm ci` does not install (npm run interop:install, and Debian's).
