@@ -1,18 +1,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDemoInChromium } from './browser';
-import { signIn } from './demoPage';
+import { signIn, viewportContext, VIEWPORTS } from './demoPage';
 import { layoutProblems, screenshot } from './whatAPersonSees';
 
 // The demo's lab, driven as a person would, at both sizes: each control, what the page then shows (the label,
 // the trigger and outcome in the log, the failures counted by reason, the countdown). Real waits stay short: the
 // server is taken down for 2 s and refreshes slowed by 1 s; the longest wait is the package's 5-second floor.
 const session = useDemoInChromium();
-
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800, isMobile: false },
-  { name: 'phone', width: 390, height: 844, isMobile: true },
-] as const;
 
 /** The newest log line that a refresh with `trigger` ending in `outcome` wrote. */
 const logLine = (page: Page, trigger: string, outcome: string) =>
@@ -43,11 +38,7 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await session.browser.newContext({
-      viewport: { width: viewport.width, height: viewport.height },
-      isMobile: viewport.isMobile,
-      hasTouch: viewport.isMobile,
-    });
+    context = await viewportContext(session.browser, viewport);
     page = await context.newPage();
   });
   afterAll(async () => {

@@ -1,15 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDemoInChromium } from './browser';
-import { fire, signIn } from './demoPage';
+import { fire, signIn, viewportContext, VIEWPORTS } from './demoPage';
 import { buttonLook, layoutProblems, screenshot } from './whatAPersonSees';
 
 const session = useDemoInChromium();
-
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800, isMobile: false },
-  { name: 'phone', width: 390, height: 844, isMobile: true },
-] as const;
 
 const DESTRUCTIVE = ['logout', 'expire', 'revoke'] as const;
 
@@ -17,11 +12,7 @@ describe.each(VIEWPORTS)('what a person sees at $width px ($name)', (viewport) =
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await session.browser.newContext({
-      viewport: { width: viewport.width, height: viewport.height },
-      isMobile: viewport.isMobile,
-      hasTouch: viewport.isMobile,
-    });
+    context = await viewportContext(session.browser, viewport);
     page = await context.newPage();
   });
   afterAll(() => context?.close());
