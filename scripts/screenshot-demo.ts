@@ -108,6 +108,20 @@ try {
   await page.screenshot({ path: docs('demo/revoked.png') });
   console.log('docs/demo/revoked.png');
 
+  // Plain refusals, as most servers send them, then revoke mine and a burst: the session checks itself.
+  await signIn(page, demo.url);
+  await page.getByTestId('plain-refusals').click();
+  await page.getByTestId('hint-plain').getByText(/check → rejected/).waitFor();
+  await page.getByTestId('revoke-mine').click();
+  await page.getByTestId('expires-in').getByText('revoked (server)').waitFor();
+  await page.getByTestId('burst-size').fill('3');
+  await page.getByTestId('fire').click();
+  await page.getByTestId('login-form').waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: docs('demo/plain-refusals.png') });
+  console.log('docs/demo/plain-refusals.png');
+  await fetch(new URL('/control/plain-refusals', demo.url), { method: 'POST', body: '{"on":false}' });
+
   // A spent refresh token presented again.
   await signIn(page, demo.url, 'Cashier');
   await page.getByTestId('present-spent').click();

@@ -32,6 +32,7 @@ export function LabControls({ log }: { log: EventLog }) {
   const [problem, setProblem] = useState('');
   const downLeft = report?.downUntil ? Math.ceil((report.downUntil - now) / 1000) : 0;
   const slow = (report?.refreshDelay ?? 0) > 0;
+  const plain = !!report?.plainRefusals;
 
   // Runs a control, logged first so that what it causes follows it in the log; a refusal shows under the card too.
   async function run(text: string, action: () => Promise<unknown>) {
@@ -155,6 +156,24 @@ export function LabControls({ log }: { log: EventLog }) {
           }
         >
           {slow ? 'Fast refresh again' : `Slow refresh (${slowBy ?? '…'} s)`}
+        </button>
+      </Control>
+
+      <Control
+        id="plain"
+        hint={
+          plain
+            ? 'A dead session\'s token is refused as "Not authenticated", with no code. Revoke mine, then fire: the package checks the session with one refresh (log: check → rejected) and signs you out at once.'
+            : 'Refuse a dead session\'s token as most servers do, "Not authenticated" with no code, instead of UNAUTHENTICATED.'
+        }
+      >
+        <button
+          className="secondary"
+          data-testid="plain-refusals"
+          aria-pressed={plain}
+          onClick={() => run(plain ? 'Server: refusals carry UNAUTHENTICATED again' : 'Server: refusals are plain "Not authenticated", no code', () => control('plain-refusals', { body: { on: !plain } }))}
+        >
+          {plain ? 'Coded refusals again' : 'Plain refusals, no code'}
         </button>
       </Control>
 

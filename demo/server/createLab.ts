@@ -35,6 +35,8 @@ export interface LabReport {
   readonly downUntil?: number;
   /** The delay of each refresh, in ms (0: none). */
   readonly refreshDelay: number;
+  /** Whether the access token of a dead session is refused as most servers do: "Not authenticated", no code. */
+  readonly plainRefusals: boolean;
 }
 
 /** The lab in front of the demo server: a Fetch handler for `/graphql` and `/control/*`. */
@@ -75,12 +77,15 @@ const graphqlError = (status: number, code: string, message: string, headers?: R
  *   server detects the reuse and revokes the session;
  * - `down` `{ seconds }`: every GraphQL request is answered 503 for that long (`0`: back up);
  * - `slow-refresh` `{ ms }`: each refresh takes that long (`0`: no delay);
+ * - `plain-refusals` `{ on }`: the access token of a dead session is refused as seven of the eight stacks of
+ *   docs/servers.md do, "Not authenticated" with no code, instead of the demo server's `UNAUTHENTICATED`;
  * - `reset-stats`. `GET /control/lab` reports; `GET /control/stats` is the server's own counters.
  */
 export function createLab(server: AuthServer, now: () => number = Date.now): Lab {
   let totals = { ...zero(), logins: 0, failedLogins: 0 };
   const sessions = new Map<string, LabSession & { refreshTokens: string[]; expiredBelow?: number; lastSerial: number }>();
   let downUntil = 0;
+  let plainRefusals = false;
 
   const sessionOf = (token: unknown) => sessions.get(String(claimsOf(token)?.['sid']));
   function count(key: keyof LabCounts, session: LabCounts | undefined, by = 1) {
@@ -147,6 +152,10 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
       | { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> }
       | undefined;
     const codes = (answer?.errors ?? []).map((error) => error.extensions?.code);
+    if (plainRefusals && !field && codes.includes('UNAUTHENTICATED')) {
+      const errors = answer!.errors!.map((error) => (error.extensions?.code === 'UNAUTHENTICATED' ? { ...error, message: 'Not authenticated', extensions: undefined } : error));
+      return json(200, { ...answer, errors });
+    }
     switch (field) {
       case 'loginWithEmailPassword':
         if (answer?.data?.['loginWithEmailPassword']) {
@@ -224,6 +233,9 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
       case 'down':
         downUntil = now() + Math.max(0, Number(body.seconds) || 0) * 1000;
         return json(200, { downUntil });
+      case 'plain-refusals':
+        plainRefusals = !!(body as { on?: unknown }).on;
+        return json(200, { plainRefusals });
       case 'slow-refresh':
         server.faults.delayMs['refreshToken'] = Math.max(0, Number(body.ms) || 0);
         return json(200, { refreshDelay: server.faults.delayMs['refreshToken'] });
@@ -245,6 +257,7 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
       sessions: [...sessions.values()].map(({ refreshTokens: _tokens, expiredBelow: _mark, lastSerial: _serial, ...session }) => session),
       ...(downUntil > now() && { downUntil }),
       refreshDelay: server.faults.delayMs['refreshToken'] ?? 0,
+      plainRefusals,
     };
   }
 

@@ -210,6 +210,24 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     expect(await logLine(page, 'token-expired', 'rejected').innerText()).toContain('The server refused the refresh token');
   });
 
+  it('Plain refusals, then revoke mine: "Not authenticated" with no code makes the session check itself (check → rejected), signed out within a second', async () => {
+    await signIn(page, session.demo.url);
+    await page.getByTestId('plain-refusals').click();
+    await page.getByTestId('hint-plain').getByText(/check → rejected/).waitFor();
+    try {
+      await page.getByTestId('revoke-mine').click();
+      await page.getByTestId('expires-in').getByText('revoked (server)').waitFor({ timeout: 2_000 });
+      const started = Date.now();
+      expect(await burst(page, 3)).toMatch(/3 failed: 3 × session ended$/);
+      await page.getByTestId('login-form').waitFor();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(await page.getByTestId('session-ended-reason').innerText()).toMatch(/^The server revoked your session\./);
+      await logLine(page, 'check', 'rejected').waitFor();
+    } finally {
+      await fetch(new URL('/control/plain-refusals', session.demo.url), { method: 'POST', body: '{"on":false}' });
+    }
+  });
+
   it('Revoke all: every session of every user ends; a burst of 1 reads "1 query"', async () => {
     await signIn(page, session.demo.url, 'OWNER');
     const other = await session.browser.newContext();
