@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { AppName, Journal, OperationRecord } from './Journal.ts';
 import type { ProbeConfig } from './pageProbe.ts';
 import { Tab } from './Tab.ts';
@@ -56,6 +56,28 @@ export class AppTabs {
       await tab.open();
       if (index === 1) await tab.signIn(this.person.email, this.person.password);
     }
+  }
+
+  /**
+   * The next tab to send a refresh (a `refreshToken` mutation, or a token handler's `/auth/refresh`) that no
+   * fault holds (`busy`), within `timeout` ms; `undefined` if none does.
+   */
+  nextRefresher(busy: (tab: Tab) => boolean, timeout: number): Promise<Tab | undefined> {
+    return new Promise((resolve) => {
+      const done = (tab: Tab | undefined) => {
+        clearTimeout(timer);
+        this.context.off('request', look);
+        resolve(tab);
+      };
+      const look = (request: Request) => {
+        if (request.method() !== 'POST') return;
+        if (!(new URL(request.url()).pathname.endsWith('/auth/refresh') || /refreshToken\s*\(/.test(request.postData() ?? ''))) return;
+        const tab = this.pages.get(request.frame().page());
+        if (tab && !busy(tab)) done(tab);
+      };
+      const timer = setTimeout(() => done(undefined), timeout);
+      this.context.on('request', look);
+    });
   }
 
   /** Ops that started but never settled, in tabs still open. */

@@ -6,6 +6,7 @@ export type FaultKind =
   | 'offline'
   | 'hidden'
   | 'frozen'
+  | 'frozen-refreshing'
   | 'reload'
   | 'close-reopen'
   | 'sign-out-in'
@@ -20,8 +21,8 @@ export type FaultKind =
 export interface FaultRecord {
   readonly id: number;
   readonly kind: FaultKind;
-  /** The tab (`nextjs#2`), or what it hit (`api`, `handler B`, `redis`). */
-  readonly target: string;
+  /** The tab (`nextjs#2`), or what it hit (`api`, `handler B`, `redis`); named once known (the tab that refreshed). */
+  target: string;
   /** The app whose tab it hit; absent for a fault of the system. */
   readonly app?: AppName;
   readonly start: number;

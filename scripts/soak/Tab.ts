@@ -72,9 +72,23 @@ export class Tab {
     await this.page.getByTestId(this.probe.status).getByText('Signed out').waitFor({ timeout: 20_000 });
   }
 
+  /**
+   * Freezes the tab, or thaws it. `Page.setWebLifecycleState` alone does not stop the timers of a page headless
+   * Chromium counts as visible (all of them; measured: a 100 ms interval kept ticking while "frozen"), so the
+   * page's JavaScript is also paused in the debugger: no timer, no event, no answer is handled until the thaw,
+   * and the locks it holds stay held, as in a tab the browser froze.
+   */
   async setFrozen(frozen: boolean): Promise<void> {
     this.frozen = frozen;
-    await this.cdp.send('Page.setWebLifecycleState', { state: frozen ? 'frozen' : 'active' });
+    if (frozen) {
+      await this.cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+      await this.cdp.send('Debugger.enable');
+      await this.cdp.send('Debugger.pause');
+    } else {
+      await this.cdp.send('Debugger.resume').catch(() => {});
+      await this.cdp.send('Debugger.disable');
+      await this.cdp.send('Page.setWebLifecycleState', { state: 'active' });
+    }
   }
 
   /** Takes this tab alone off the network (CDP emulation: `navigator.onLine` and its events follow), or back. */

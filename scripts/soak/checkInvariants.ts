@@ -83,7 +83,7 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   const disagreements: Violation[] = [];
   for (const app of apps) {
     const tabs = journal.tabs.filter((each) => each.app === app).map((each) => each.tab);
-    const away = journal.faults.filter((fault) => fault.app === app && (fault.kind === 'frozen' || fault.kind === 'close-reopen'));
+    const away = journal.faults.filter((fault) => fault.app === app && (fault.kind.startsWith('frozen') || fault.kind === 'close-reopen'));
     let since: number | undefined;
     let reported = false;
     for (let t = 0; t <= facts.durationMs; t += 250) {
@@ -118,7 +118,7 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   );
 
   const slow: Violation[] = [];
-  const ownFreeze = (op: OperationRecord) => journal.faults.filter((fault) => fault.kind === 'frozen' && fault.target === op.tab);
+  const ownFreeze = (op: OperationRecord) => journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === op.tab);
   for (const op of journal.operations) {
     const end = op.end ?? (op.error ? undefined : facts.durationMs);
     if (end === undefined || end - op.start <= SETTLE_LIMIT || meets(op.start, end, ownFreeze(op), 0)) continue;

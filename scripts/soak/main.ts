@@ -124,7 +124,7 @@ try {
   }, HEAP_EVERY);
   cleanups.push(() => clearInterval(heap));
 
-  const targets: FaultTargets = { journal, apps, api: apiFront, handlers, redis };
+  const targets: FaultTargets = { journal, apps, api: apiFront, server: api, handlers, redis };
   const plan = planFaults(random, durationMs, TABS_PER_APP);
   log(`workload running; ${plan.length} faults planned: ${plan.map((fault) => fault.kind).join(', ')}`);
   const running: Promise<void>[] = [];

@@ -12,7 +12,7 @@ export interface PlannedFault {
   readonly duration: number;
 }
 
-export const TAB_FAULTS: readonly FaultKind[] = ['offline', 'hidden', 'frozen', 'reload', 'close-reopen', 'sign-out-in', 'switch-user'];
+export const TAB_FAULTS: readonly FaultKind[] = ['offline', 'hidden', 'frozen', 'frozen-refreshing', 'reload', 'close-reopen', 'sign-out-in', 'switch-user'];
 export const SYSTEM_FAULTS: readonly FaultKind[] = ['api-503', 'api-slow', 'api-restart', 'handler-restart', 'redis-restart'];
 
 /** [min, max] duration of each kind, in s. */
@@ -20,6 +20,7 @@ const DURATION: Record<FaultKind, readonly [number, number]> = {
   offline: [5, 20],
   hidden: [10, 30],
   frozen: [10, 60],
+  'frozen-refreshing': [10, 60],
   reload: [0, 0],
   'close-reopen': [2, 5],
   'sign-out-in': [1, 3],
@@ -48,10 +49,11 @@ export function planFaults(random: Random, durationMs: number, tabsPerApp: numbe
     if (deck.length === 0) deck = random.shuffle([...TAB_FAULTS, ...SYSTEM_FAULTS]);
     const kind = deck.pop()!;
     const [min, max] = DURATION[kind];
-    const duration = Math.min(Math.round(random.between(min, max) * 1000), last - at);
+    const start = Math.round(at);
+    const duration = Math.min(Math.round(random.between(min, max) * 1000), last - start);
     const inTab = TAB_FAULTS.includes(kind);
     plan.push({
-      at: Math.round(at),
+      at: start,
       kind,
       duration,
       ...(inTab && { app: random.pick(['nextjs', 'vite-spa'] as const), tab: 1 + Math.floor(random.next() * tabsPerApp) }),

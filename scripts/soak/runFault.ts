@@ -6,12 +6,15 @@ import type { HandlerPool } from './HandlerPool.ts';
 import type { FaultRecord, Journal } from './Journal.ts';
 import type { PlannedFault } from './planFaults.ts';
 import type { Tab } from './Tab.ts';
+import type { TestAuthServer } from '../../src/testing/index.ts';
 
 /** What the faults act on. */
 export interface FaultTargets {
   readonly journal: Journal;
   readonly apps: Readonly<Record<'nextjs' | 'vite-spa', AppTabs>>;
   readonly api: ApiFaultProxy;
+  /** The API itself, for a fault switch of its own: refreshes answered late. */
+  readonly server: TestAuthServer;
   readonly handlers: HandlerPool;
   readonly redis: { port: number; server: ChildProcess };
 }
@@ -27,6 +30,7 @@ const busy = new Set<string>();
  */
 export async function runFault(fault: PlannedFault, targets: FaultTargets): Promise<void> {
   const { journal } = targets;
+  if (fault.kind === 'frozen-refreshing') return frozenRefreshing(fault, targets);
   if (fault.app) {
     const app = targets.apps[fault.app];
     const personal = fault.kind === 'sign-out-in' || fault.kind === 'switch-user';
@@ -84,6 +88,41 @@ export async function runFault(fault: PlannedFault, targets: FaultTargets): Prom
     if (record) journal.endFault(record, `failed: ${(error as Error).message.split('\n')[0]}`);
   } finally {
     busy.delete(fault.kind);
+  }
+}
+
+/**
+ * Freezes the tab of `fault.app` that holds the refresh (the lock the tabs refresh under, or the token handler's
+ * rotation): the API answers refreshes 3 s late until one of the app's tabs sends one, and that tab is frozen at
+ * once, its refresh in flight, for the fault's duration.
+ */
+async function frozenRefreshing(fault: PlannedFault, targets: FaultTargets): Promise<void> {
+  const { journal, server } = targets;
+  const app = targets.apps[fault.app!];
+  const key = `${app.app} refreshing`;
+  if (busy.has(key)) return journal.note('fault', `${fault.kind} skipped: the last one is still on`);
+  busy.add(key);
+  const record = journal.startFault(fault.kind, `${app.app} refresher`, app.app);
+  server.faults.delayMs['refreshToken'] = 3000;
+  let frozen: Tab | undefined;
+  try {
+    const tab = await app.nextRefresher((each) => busy.has(each.name) || each.frozen || each.closed, 20_000);
+    if (!tab) return journal.endFault(record, 'no tab refreshed within 20 s');
+    frozen = tab;
+    record.target = tab.name;
+    busy.add(tab.name);
+    await tab.setFrozen(true);
+    delete server.faults.delayMs['refreshToken'];
+    journal.note('fault', `froze ${tab.name}, its refresh in flight`, tab.name, app.app);
+    await sleep(fault.duration);
+    await tab.setFrozen(false);
+    journal.endFault(record, `${tab.name}, frozen ${(fault.duration / 1000).toFixed(1)} s with its refresh in flight`);
+  } catch (error) {
+    journal.endFault(record, `failed: ${(error as Error).message.split('\n')[0]}`);
+  } finally {
+    delete server.faults.delayMs['refreshToken'];
+    if (frozen) busy.delete(frozen.name);
+    busy.delete(key);
   }
 }
 
