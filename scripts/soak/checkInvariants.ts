@@ -65,6 +65,11 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   let signOutsSeen = 0;
   for (const { tab, app } of journal.tabs) {
     const personal = faultsOf(journal, app).filter((fault) => fault.app === app && (fault.kind === 'sign-out-in' || fault.kind === 'switch-user'));
+    // A tab frozen through a person's sign-out follows it when it thaws: its window reaches the thaw.
+    const thaws = journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === tab);
+    for (const fault of [...personal]) {
+      for (const thaw of thaws.filter((each) => each.start <= endOf(fault) && endOf(each) >= fault.start)) personal.push({ ...fault, end: endOf(thaw) });
+    }
     let last: string | undefined;
     for (const screen of journal.screens.filter((each) => each.tab === tab)) {
       if (screen.screen === 'loading') continue;

@@ -36,6 +36,11 @@ describe('the soak checker', () => {
     const fault = journal.startFault('sign-out-in', 'vite-spa#1', 'vite-spa');
     Object.assign(fault, { start: 19_900, end: 25_000 });
     expect(failing(journal)).toEqual([]);
+    // A tab frozen through the sign-out follows it when it thaws.
+    journal.screens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 30_000, screen: 'admin@demo.test' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 40_000, screen: 'signed-out' });
+    expect(failing(journal)).toEqual(['no-lost-session', 'same-user']);
+    Object.assign(journal.startFault('frozen', 'vite-spa#2', 'vite-spa'), { start: 24_000, end: 39_900 });
+    expect(failing(journal)).toEqual([]);
   });
 
   it('fails tabs that show different users for over 2 s, not for 1 s', () => {
