@@ -10,7 +10,7 @@ const HEADER = '| Seed | Minutes | Tabs + worker | Sessions | Logins | Refreshes
 function row(summary: SoakSummary): string {
   const violations = summary.invariants.reduce((sum, each) => sum + each.violations, 0);
   const faults = Object.values(summary.faults).reduce((sum, each) => sum + each, 0);
-  return `| ${summary.seed} | ${summary.minutes} | ${summary.tabs} + 1 | ${summary.sessions} | ${summary.logins} | ${summary.refreshes} | ${summary.operations.settled} (${summary.operations.failed}) | ${faults} | ${summary.passed} of ${summary.passed + summary.failed} | ${violations} | ${Math.round(summary.wallSeconds / 60)} min |`;
+  return `| ${summary.seed} | ${summary.minutes} | ${summary.tabs} + 1 | ${summary.sessions} | ${summary.logins} | ${summary.refreshes} | ${summary.operations.settled} (${summary.operations.failed}) | ${faults} | ${summary.passed} of ${summary.passed + summary.failed}${summary.failed ? ` (failed: ${summary.invariants.filter((each) => !each.passed).map((each) => each.name).join(', ')})` : ''} | ${violations} | ${Math.round(summary.wallSeconds / 60)} min |`;
 }
 
 /**
