@@ -11,9 +11,6 @@ function createApp() {
     link: ApolloLink.from([auth.link, new HttpLink({ uri: '/graphql' })]),
     cache: new InMemoryCache(),
   });
-  // `?console` puts the session and the Apollo client on `window`, to drive them from the browser's console as
-  // the soak does (`npm run soak`).
-  if (new URLSearchParams(location.search).has('console')) Object.assign(window, { auth, client });
   return { auth, client };
 }
 
