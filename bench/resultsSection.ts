@@ -1,6 +1,9 @@
 /** The marker of the token handler's section in bench/RESULTS.md, written by `npm run bench:handler`. */
 export const HANDLER_SECTION = 'token-handler';
 
+/** The marker of the soak's section in bench/RESULTS.md, written by `npm run soak -- --results`. */
+export const SOAK_SECTION = 'soak';
+
 const open = (name: string) => `<!-- ${name} -->`;
 const close = (name: string) => `<!-- /${name} -->`;
 

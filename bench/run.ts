@@ -5,7 +5,7 @@ import { longSessionMarkdown, longSessionSummary, simulateLongSession } from './
 import { measureOverhead, overheadMarkdown, overheadSummary } from './overhead.ts';
 import { measureSizeByPart, sizeByPartMarkdown, sizeByPartSummary } from './sizeByPart.ts';
 import { measureStorms, stormMarkdown, stormSummary } from './storm.ts';
-import { HANDLER_SECTION, keptSection } from './resultsSection.ts';
+import { HANDLER_SECTION, keptSection, SOAK_SECTION } from './resultsSection.ts';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const STORM_SIZES = [10, 100, 1000];
@@ -58,6 +58,8 @@ const markdown = [
   '',
   // The token handler's load figures come from `npm run bench:handler`, which needs redis-server: kept as they are.
   keptSection(await readFile(RESULTS, 'utf8').catch(() => ''), HANDLER_SECTION),
+  // So are the soak's, from `npm run soak -- --results`, which needs Chromium and minutes.
+  keptSection(await readFile(RESULTS, 'utf8').catch(() => ''), SOAK_SECTION),
 ].join('\n');
 await writeFile(RESULTS, markdown);
 console.log(`wrote ${RESULTS} in ${seconds.toFixed(1)} s`);

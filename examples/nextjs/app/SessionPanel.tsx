@@ -1,9 +1,9 @@
 'use client';
 // app/SessionPanel.tsx: sign in, sign out, and a query as the signed-in user.
 import { gql } from '@apollo/client';
-import { useQuery } from '@apollo/client/react';
+import { useApolloClient, useQuery } from '@apollo/client/react';
 import { useAuth } from 'apollo-link-token-pair/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 
 const ME = gql`
   query Me {
@@ -16,8 +16,14 @@ const ME = gql`
 `;
 
 export function SessionPanel() {
-  const { status, user, error, login, logout } = useAuth();
+  const { status, user, error, login, logout, auth } = useAuth();
+  const client = useApolloClient();
   const [busy, setBusy] = useState(false);
+  // `?console` puts the session and the Apollo client on `window`, to drive them from the browser's console as
+  // the soak does (`npm run soak`).
+  useEffect(() => {
+    if (new URLSearchParams(location.search).has('console')) Object.assign(window, { auth, client });
+  }, [auth, client]);
   const me = useQuery<{ me: { id: string; email: string; role: string } }>(ME, { skip: status !== 'authenticated' });
 
   async function signIn(event: FormEvent<HTMLFormElement>) {

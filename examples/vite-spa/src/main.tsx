@@ -5,9 +5,9 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { auth, client } from './auth';
 
-// `?console` puts the session on `window`, to drive it from the browser's console (`auth.logout()`) as the
-// browser tests do: a sign-out that does not come from React.
-if (new URLSearchParams(location.search).has('console')) Object.assign(window, { auth });
+// `?console` puts the session and the Apollo client on `window`, to drive them from the browser's console
+// (`auth.logout()`, `client.query(…)`) as the browser tests and the soak do: work that does not come from React.
+if (new URLSearchParams(location.search).has('console')) Object.assign(window, { auth, client });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,0 +1,121 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { AppName, Journal } from './Journal.ts';
+
+/** What the API's front answers with now. */
+export type ApiMode = 'normal' | '503' | 'slow';
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization, content-type',
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+};
+const SLOW_MS = 2000;
+
+/**
+ * The API as its clients reach it: a proxy in front of the spec test server that can answer 503, answer 2 s late,
+ * or go away and come back on the same port (a restart: every connection cut, new ones refused meanwhile), while
+ * the server behind it keeps its sessions. It reads the pairs the API issues to tell which session each login and
+ * refresh belongs to.
+ */
+export class ApiFaultProxy {
+  mode: ApiMode = 'normal';
+  port = 0;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(
+    private readonly upstream: URL,
+    /** The journal of the run (a new one once the run's clock starts). */
+    private readonly journalOf: () => Journal,
+    /** The origin of the SPA's pages: a login from there is the SPA's. */
+    private readonly spaOrigin: () => string,
+    /** The worker's user: a login as it is the worker's. */
+    private readonly workerEmail: string,
+  ) {}
+
+  /** The GraphQL URL of the API's front. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/graphql`;
+  }
+
+  async listen(): Promise<void> {
+    const server = createServer((req, res) => void this.serve(req, res));
+    server.keepAliveTimeout = 5000;
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  /** Stops listening and cuts every connection, as a process that exits does. */
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    const closed = new Promise((resolve) => server.close(resolve));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  /** A restart: down for `ms`, then up on the same port. */
+  async restart(ms: number): Promise<void> {
+    await this.close();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await this.listen();
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (this.mode === '503' && req.method === 'POST') {
+      res.writeHead(503, { 'content-type': 'application/json', ...CORS });
+      res.end(JSON.stringify({ errors: [{ message: 'Service Unavailable (soak fault)', extensions: { code: 'SERVICE_UNAVAILABLE' } }] }));
+      return;
+    }
+    if (this.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+    const headers = { ...req.headers, host: this.upstream.host };
+    const upstream = httpRequest(this.upstream, { method: req.method, path: req.url, headers }, (answer) => {
+      const parts: Buffer[] = [];
+      answer.on('data', (part: Buffer) => parts.push(part));
+      answer.on('end', () => {
+        const text = Buffer.concat(parts);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.end(text);
+        this.readSessions(req, body, text);
+      });
+      answer.on('error', () => res.destroy());
+    });
+    upstream.on('error', () => res.destroy());
+    upstream.end(body);
+  }
+
+  /** Notes the session (`sid`) of each pair a login or refresh issued, and each logout. */
+  private readSessions(req: IncomingMessage, body: Buffer, answer: Buffer): void {
+    const journal = this.journalOf();
+    if (req.method !== 'POST') return;
+    let sent: { query?: string } | undefined;
+    let data: Record<string, { accessToken?: string; success?: boolean } | null> | undefined;
+    try {
+      sent = JSON.parse(String(body));
+      data = JSON.parse(String(answer)).data;
+    } catch {
+      return;
+    }
+    const query = sent?.query ?? '';
+    const kind = /\bloginWithEmailPassword\b/.test(query) ? 'login' : /\brefreshToken\s*\(/.test(query) ? 'refresh' : undefined;
+    if (!kind || !data) return;
+    const pair = data['loginWithEmailPassword'] ?? data['refreshToken'];
+    if (!pair?.accessToken) return;
+    const claims = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string; email: string };
+    const app: AppName =
+      claims.email === this.workerEmail ? 'worker' : req.headers.origin === this.spaOrigin() ? 'vite-spa' : 'nextjs';
+    // A refresh keeps the app its session's login named.
+    const known = journal.sessions.find((each) => each.sid === claims.sid);
+    journal.sessions.push({ t: journal.now(), kind, sid: claims.sid, user: claims.email, app: known?.app ?? app });
+  }
+}

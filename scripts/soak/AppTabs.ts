@@ -1,0 +1,135 @@
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { AppName, Journal, OperationRecord } from './Journal.ts';
+import type { ProbeConfig } from './pageProbe.ts';
+import { Tab } from './Tab.ts';
+
+/** A person of the soak: who signs in, and with what. */
+export interface Person {
+  readonly email: string;
+  readonly password: string;
+}
+
+/**
+ * One app in one browser context (its cookies, its BroadcastChannel): its tabs, the person signed in now, and the
+ * journal of what each of its pages reported (screens, states, operations, errors).
+ */
+export class AppTabs {
+  readonly tabs: Tab[] = [];
+  context!: BrowserContext;
+  /** The person the app should show: the last one signed in. */
+  person: Person;
+  private readonly pages = new WeakMap<Page, Tab>();
+  private readonly pending = new Map<string, OperationRecord>();
+
+  constructor(
+    readonly app: AppName,
+    private readonly url: string,
+    private readonly status: string,
+    private readonly query: unknown,
+    readonly people: readonly Person[],
+    private readonly seed: number,
+    private readonly journal: Journal,
+  ) {
+    this.person = people[0]!;
+  }
+
+  /** Opens the context and the first tab, signs the first person in there, then opens the other tabs. */
+  async start(browser: Browser, count: number): Promise<void> {
+    this.context = await browser.newContext({ viewport: { width: 900, height: 600 } });
+    await this.context.exposeBinding('__soakReport', ({ page }, event: Record<string, unknown>) => {
+      const tab = this.pages.get(page);
+      if (tab) this.onReport(tab, event);
+    });
+    this.context.on('console', (message) => {
+      const tab = this.pages.get(message.page()!);
+      if (message.type() === 'error') this.journal.note('console-error', message.text(), tab?.name, this.app);
+    });
+    this.context.on('weberror', (error) => {
+      const tab = this.pages.get(error.page()!);
+      this.journal.note('page-error', String(error.error()?.stack ?? error.error()), tab?.name, this.app);
+    });
+    for (let index = 1; index <= count; index++) {
+      const config: ProbeConfig = { seed: this.seed * 1000 + index, status: this.status, query: this.query };
+      const tab = new Tab(this.app, `${this.app}#${index}`, this.context, this.url, config, this.pages, this.journal);
+      this.tabs.push(tab);
+      this.journal.tabs.push({ tab: tab.name, app: this.app });
+      await tab.open();
+      if (index === 1) await tab.signIn(this.person.email, this.person.password);
+    }
+  }
+
+  /**
+   * The next tab to send a refresh (a `refreshToken` mutation, or a token handler's `/auth/refresh`) that no
+   * fault holds (`busy`), within `timeout` ms; `undefined` if none does.
+   */
+  nextRefresher(busy: (tab: Tab) => boolean, timeout: number): Promise<Tab | undefined> {
+    return new Promise((resolve) => {
+      const done = (tab: Tab | undefined) => {
+        clearTimeout(timer);
+        this.context.off('request', look);
+        resolve(tab);
+      };
+      const look = (request: Request) => {
+        if (request.method() !== 'POST') return;
+        if (!(new URL(request.url()).pathname.endsWith('/auth/refresh') || /refreshToken\s*\(/.test(request.postData() ?? ''))) return;
+        const tab = this.pages.get(request.frame().page());
+        if (tab && !busy(tab)) done(tab);
+      };
+      const timer = setTimeout(() => done(undefined), timeout);
+      this.context.on('request', look);
+    });
+  }
+
+  /** Ops that started but never settled, in tabs still open. */
+  unsettled(): OperationRecord[] {
+    return [...this.pending.values()];
+  }
+
+  /** Drops the pending operations of a tab whose page is gone (closed or reloaded): they cannot settle. */
+  forgetPending(tab: Tab): void {
+    for (const [key, op] of this.pending) {
+      if (op.tab !== tab.name) continue;
+      op.error = 'page gone before it settled';
+      this.pending.delete(key);
+    }
+  }
+
+  private onReport(tab: Tab, event: Record<string, unknown>): void {
+    const t = this.journal.at(event['at'] as number);
+    const key = `${tab.name}:${event['load']}:${event['id']}`;
+    switch (event['type']) {
+      case 'screen':
+        this.journal.screens.push({ tab: tab.name, app: this.app, t, screen: event['screen'] as string });
+        this.journal.note('screen', `${event['screen']} ("${event['text']}")`, tab.name, this.app, t);
+        break;
+      case 'state':
+        this.journal.states.push({
+          tab: tab.name,
+          app: this.app,
+          t,
+          status: event['status'] as string,
+          user: event['user'] as string | null,
+          expiresAt: event['expiresAt'] as number | null,
+          ended: event['ended'] as string | null,
+          retry: event['retry'] as string | null,
+        });
+        this.journal.note('state', JSON.stringify({ ...event, at: undefined, load: undefined, type: undefined }), tab.name, this.app, t);
+        break;
+      case 'op-start': {
+        const op: OperationRecord = { tab: tab.name, app: this.app, id: this.journal.operations.length + 1, start: t };
+        this.journal.operations.push(op);
+        this.pending.set(key, op);
+        break;
+      }
+      case 'op-end': {
+        const op = this.pending.get(key);
+        if (!op) break;
+        this.pending.delete(key);
+        Object.assign(op, { end: t, ok: event['ok'] as boolean, screen: event['screen'] as string });
+        if (event['user']) op.user = event['user'] as string;
+        if (event['error']) op.error = event['error'] as string;
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/** The apps of the soak, and the worker. */
+export type AppName = 'nextjs' | 'vite-spa' | 'worker';
+
+/** A fault's kind: in one tab, or in the system every tab depends on. */
+export type FaultKind =
+  | 'offline'
+  | 'hidden'
+  | 'frozen'
+  | 'frozen-refreshing'
+  | 'reload'
+  | 'close-reopen'
+  | 'sign-out-in'
+  | 'switch-user'
+  | 'api-503'
+  | 'api-slow'
+  | 'api-restart'
+  | 'handler-restart'
+  | 'redis-restart';
+
+/** A fault as it ran: from `start` to `end` (ms since the soak's start). */
+export interface FaultRecord {
+  readonly id: number;
+  readonly kind: FaultKind;
+  /** The tab (`nextjs#2`), or what it hit (`api`, `handler B`, `redis`); named once known (the tab that refreshed). */
+  target: string;
+  /** The app whose tab it hit; absent for a fault of the system. */
+  readonly app?: AppName;
+  readonly start: number;
+  end: number;
+  /** What it did, for the report (the user switched to, the instance killed, the error if it failed to run). */
+  note?: string;
+}
+
+/** An operation of the workload, from the tab (or the worker) that sent it. */
+export interface OperationRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  readonly id: number;
+  readonly start: number;
+  end?: number;
+  ok?: boolean;
+  error?: string;
+  /** The e-mail `me` answered with. */
+  user?: string;
+  /** The user the tab showed when the answer came. */
+  screen?: string;
+}
+
+/** What a tab shows: a user's e-mail, `signed-out`, or `loading` (restoring, rendering, closed). */
+export interface ScreenRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  readonly t: number;
+  readonly screen: string;
+}
+
+/** A change of a tab's session state, as `auth.getState()` gave it. */
+export interface StateRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  readonly t: number;
+  readonly status: string;
+  readonly user: string | null;
+  readonly expiresAt: number | null;
+  readonly ended: string | null;
+  readonly retry: string | null;
+}
+
+/** Anything else worth a line in the log. */
+export interface NoteRecord {
+  readonly t: number;
+  readonly kind: string;
+  readonly tab?: string;
+  readonly app?: AppName;
+  readonly text: string;
+}
+
+/** A refresh (or a login) the API answered, with the session id of the pair it issued. */
+export interface SessionRecord {
+  readonly t: number;
+  readonly kind: 'login' | 'refresh' | 'logout';
+  readonly sid: string;
+  readonly user: string;
+  readonly app: AppName;
+}
+
+/** Everything that happened in a soak, in ms since its start. */
+export class Journal {
+  readonly startedAt = Date.now();
+  readonly faults: FaultRecord[] = [];
+  readonly operations: OperationRecord[] = [];
+  readonly screens: ScreenRecord[] = [];
+  readonly states: StateRecord[] = [];
+  readonly notes: NoteRecord[] = [];
+  readonly sessions: SessionRecord[] = [];
+  /** Heap samples per tab: [ms, bytes, page load number]. */
+  readonly heap = new Map<string, Array<[number, number, number]>>();
+  /** The tabs, in the order they opened. */
+  readonly tabs: Array<{ tab: string; app: AppName }> = [];
+  private nextFault = 1;
+
+  /** ms since the start. */
+  now(): number {
+    return Date.now() - this.startedAt;
+  }
+
+  /** ms since the start of a wall-clock time (ms since the epoch). */
+  at(epochMs: number): number {
+    return epochMs - this.startedAt;
+  }
+
+  startFault(kind: FaultKind, target: string, app?: AppName): FaultRecord {
+    const fault: FaultRecord = { id: this.nextFault++, kind, target, ...(app && { app }), start: this.now(), end: Number.NaN };
+    this.faults.push(fault);
+    this.note('fault', `${kind} ${target} starts`, undefined, app);
+    return fault;
+  }
+
+  endFault(fault: FaultRecord, note?: string): void {
+    fault.end = this.now();
+    if (note) fault.note = note;
+    this.note('fault', `${fault.kind} ${fault.target} ends after ${((fault.end - fault.start) / 1000).toFixed(1)} s${note ? ` (${note})` : ''}`, undefined, fault.app);
+  }
+
+  note(kind: string, text: string, tab?: string, app?: AppName, t = this.now()): void {
+    this.notes.push({ t, kind, text, ...(tab && { tab }), ...(app && { app }) });
+    if (process.env['SOAK_VERBOSE']) console.log(`${(t / 1000).toFixed(1).padStart(7)} s  ${tab ?? app ?? ''} ${kind}: ${text}`);
+  }
+}

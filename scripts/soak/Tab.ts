@@ -1,0 +1,127 @@
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { AppName, Journal } from './Journal.ts';
+import { pageProbe, type ProbeConfig } from './pageProbe.ts';
+
+/**
+ * One tab of an app: its page (a new one after a close and reopen), a CDP session on it (freeze, offline, heap),
+ * and whether a fault holds it.
+ */
+export class Tab {
+  page!: Page;
+  cdp!: CDPSession;
+  frozen = false;
+  closed = true;
+  /** How many documents it has loaded (a reload or a reopen starts a new one). */
+  loads = 0;
+
+  constructor(
+    readonly app: AppName,
+    readonly name: string,
+    private readonly context: BrowserContext,
+    private readonly url: string,
+    private readonly probe: ProbeConfig,
+    private readonly pages: WeakMap<Page, Tab>,
+    private readonly journal: Journal,
+  ) {}
+
+  /** Opens the tab (again) at the app's URL, and resolves once the page shows who is signed in. */
+  async open(): Promise<void> {
+    this.page = await this.context.newPage();
+    this.pages.set(this.page, this);
+    // tsx names functions with a helper (`__name`) that the page does not have.
+    await this.page.addInitScript({ content: `globalThis.__name ??= (f) => f;\n(${pageProbe.toString()})(${JSON.stringify(this.probe)});` });
+    this.page.on('load', () => (this.loads += 1));
+    this.cdp = await this.context.newCDPSession(this.page);
+    await this.cdp.send('Network.enable');
+    this.closed = false;
+    await this.page.goto(this.url);
+    await this.settled();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.page.close();
+  }
+
+  /** Resolves once the page shows a user or the sign-in form. */
+  async settled(timeout = 20_000): Promise<void> {
+    await this.page.waitForFunction(
+      (status) => /^(Signed in as|Signed out)/.test(document.querySelector(`[data-testid="${status}"]`)?.textContent?.trim() ?? ''),
+      this.probe.status,
+      { timeout },
+    );
+  }
+
+  /** What the page shows now: an e-mail, `signed-out` or `loading`. */
+  async screen(): Promise<string> {
+    const text = ((await this.page.getByTestId(this.probe.status).first().textContent({ timeout: 5000 })) ?? '').trim();
+    return /^Signed in as (.+)$/.exec(text)?.[1] ?? (text.startsWith('Signed out') ? 'signed-out' : 'loading');
+  }
+
+  /** Signs `email` in through the page's form, as a person would. */
+  async signIn(email: string, password: string): Promise<void> {
+    await this.page.getByTestId('email').fill(email, { timeout: 10_000 });
+    await this.page.getByTestId('password').fill(password);
+    await this.page.getByTestId('sign-in-button').click();
+    await this.page.getByTestId(this.probe.status).getByText(`Signed in as ${email}`).waitFor({ timeout: 20_000 });
+  }
+
+  /** Clicks Sign out and waits for the sign-in form. */
+  async signOut(): Promise<void> {
+    await this.page.getByTestId('sign-out').click({ timeout: 10_000 });
+    await this.page.getByTestId(this.probe.status).getByText('Signed out').waitFor({ timeout: 20_000 });
+  }
+
+  /**
+   * Freezes the tab, or thaws it. `Page.setWebLifecycleState` alone does not stop the timers of a page headless
+   * Chromium counts as visible (all of them; measured: a 100 ms interval kept ticking while "frozen"), so the
+   * page's JavaScript is also paused in the debugger: no timer, no event, no answer is handled until the thaw,
+   * and the locks it holds stay held, as in a tab the browser froze.
+   */
+  async setFrozen(frozen: boolean): Promise<void> {
+    this.frozen = frozen;
+    if (frozen) {
+      await this.cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+      await this.cdp.send('Debugger.enable');
+      await this.cdp.send('Debugger.pause');
+    } else {
+      await this.cdp.send('Debugger.resume').catch(() => {});
+      await this.cdp.send('Debugger.disable');
+      await this.cdp.send('Page.setWebLifecycleState', { state: 'active' });
+    }
+  }
+
+  /** Takes this tab alone off the network (CDP emulation: `navigator.onLine` and its events follow), or back. */
+  async setOffline(offline: boolean): Promise<void> {
+    await this.cdp.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  }
+
+  /**
+   * Hides the tab, or shows it again, as the page sees it: `document.visibilityState` and `visibilitychange`
+   * (with `blur`/`focus`). Emulated: headless Chromium has no window to put behind another, so timers are not
+   * throttled as in a real hidden tab.
+   */
+  async setHidden(hidden: boolean): Promise<void> {
+    await this.page.evaluate(`(() => {
+      const state = ${hidden ? "'hidden'" : "'visible'"};
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event(state === 'hidden' ? 'blur' : 'focus'));
+    })()`);
+  }
+
+  /** The JS heap in use after a garbage collection, in bytes; `undefined` when the tab cannot say now. */
+  async heapUsed(): Promise<number | undefined> {
+    if (this.closed || this.frozen) return undefined;
+    const within = <T,>(work: Promise<T>) =>
+      Promise.race([work, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000))]);
+    try {
+      await within(this.cdp.send('HeapProfiler.collectGarbage'));
+      const usage = await within(this.cdp.send('Runtime.getHeapUsage'));
+      return usage?.usedSize;
+    } catch {
+      return undefined;
+    }
+  }
+}

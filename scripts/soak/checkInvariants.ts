@@ -1,0 +1,223 @@
+import type { AppName, FaultRecord, Journal, OperationRecord } from './Journal.ts';
+
+/** One breach of an invariant: when, where, and what happened around it. */
+export interface Violation {
+  readonly t: number;
+  readonly tab?: string;
+  readonly app?: AppName;
+  readonly text: string;
+  around?: string[];
+}
+
+/** An invariant's verdict over the whole run. */
+export interface InvariantResult {
+  readonly name: string;
+  readonly title: string;
+  /** What was measured, in a line. */
+  readonly measured: string;
+  readonly violations: Violation[];
+  readonly passed: boolean;
+}
+
+/** What the soak knows besides the journal. */
+export interface RunFacts {
+  readonly durationMs: number;
+  readonly accessTokenTtlMs: number;
+  /** Refresh tokens the API saw spent twice, and when. */
+  readonly reuse: ReadonlyArray<{ t: number; count: number }>;
+}
+
+const GRACE = 2000;
+const SETTLE_LIMIT = 30_000;
+const SAME_USER_LIMIT = 2000;
+const REFRESH_LIMIT = 1.25;
+/** Network errors a fault causes, as Chromium writes them to the console. */
+const NETWORK_ERROR = /Failed to load resource|net::ERR_|Failed to fetch|NetworkError/;
+
+/** The faults whose windows excuse what happens in `app`: its own tabs' faults, and the system's that it goes through. */
+export function faultsOf(journal: Journal, app: AppName | undefined): FaultRecord[] {
+  return journal.faults.filter(
+    (fault) => fault.app === app || (fault.app === undefined && (fault.kind.startsWith('api-') || app === 'nextjs' || app === undefined)),
+  );
+}
+
+const endOf = (fault: FaultRecord) => (Number.isNaN(fault.end) ? Number.POSITIVE_INFINITY : fault.end);
+
+/** Whether [start, end] meets a window [fault.start, fault.end + after]. */
+function meets(start: number, end: number, faults: readonly FaultRecord[], after = GRACE): boolean {
+  return faults.some((fault) => start <= endOf(fault) + after && end >= fault.start);
+}
+
+/** Checks every invariant of the soak over the journal of a run. */
+export function checkInvariants(journal: Journal, facts: RunFacts): InvariantResult[] {
+  const results: InvariantResult[] = [];
+  const result = (name: string, title: string, measured: string, violations: Violation[]) => {
+    for (const violation of violations) violation.around = around(journal, violation);
+    results.push({ name, title, measured, violations, passed: violations.length === 0 });
+  };
+  const apps = ['nextjs', 'vite-spa'] as const;
+
+  const reuse = facts.reuse.reduce((sum, each) => sum + each.count, 0);
+  result('reuse', '0 refresh-token reuse detections', `${reuse} reuse detections`, facts.reuse.map((each) => ({ t: each.t, text: `the API saw ${each.count} refresh token(s) spent twice and revoked the session` })));
+
+  // A screen that went from a user to the sign-in form, with no sign-out by the person (in any tab of the app) then.
+  const signOuts: Violation[] = [];
+  let signOutsSeen = 0;
+  for (const { tab, app } of journal.tabs) {
+    const personal = faultsOf(journal, app).filter((fault) => fault.app === app && (fault.kind === 'sign-out-in' || fault.kind === 'switch-user'));
+    // A tab frozen through a person's sign-out follows it when it thaws: its window reaches the thaw.
+    const thaws = journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === tab);
+    for (const fault of [...personal]) {
+      for (const thaw of thaws.filter((each) => each.start <= endOf(fault) && endOf(each) >= fault.start)) personal.push({ ...fault, end: endOf(thaw) });
+    }
+    let last: string | undefined;
+    for (const screen of journal.screens.filter((each) => each.tab === tab)) {
+      if (screen.screen === 'loading') continue;
+      if (screen.screen === 'signed-out' && last?.includes('@')) {
+        signOutsSeen += 1;
+        if (!meets(screen.t, screen.t, personal)) signOuts.push({ t: screen.t, tab, app, text: `signed out (it showed ${last}) with no sign-out by the person` });
+      }
+      last = screen.screen;
+    }
+  }
+  const workerLogins = journal.sessions.filter((each) => each.app === 'worker' && each.kind === 'login');
+  for (const login of workerLogins.slice(1)) signOuts.push({ t: login.t, tab: 'worker', app: 'worker', text: 'the worker had to log in again: its session was lost' });
+  result('no-lost-session', '0 sign-outs that no fault or user action caused', `${signOutsSeen} sign-outs seen in tabs, ${workerLogins.length} worker login(s)`, signOuts);
+
+  // Every tab of an app shows the same user (or the sign-in form) within 2 s of a change.
+  const disagreements: Violation[] = [];
+  for (const app of apps) {
+    const tabs = journal.tabs.filter((each) => each.app === app).map((each) => each.tab);
+    const away = journal.faults.filter((fault) => fault.app === app && (fault.kind.startsWith('frozen') || fault.kind === 'close-reopen'));
+    let since: number | undefined;
+    let reported = false;
+    for (let t = 0; t <= facts.durationMs; t += 250) {
+      const shown = new Map<string, string>();
+      for (const tab of tabs) {
+        const screen = journal.screens.filter((each) => each.tab === tab && each.t <= t).at(-1)?.screen;
+        const gone = away.some((fault) => fault.target === tab && t >= fault.start && t <= endOf(fault) + GRACE);
+        if (screen && screen !== 'loading' && !gone) shown.set(tab, screen);
+      }
+      if (new Set(shown.values()).size <= 1) {
+        since = undefined;
+        reported = false;
+        continue;
+      }
+      since ??= t;
+      if (!reported && t - since > SAME_USER_LIMIT) {
+        reported = true;
+        disagreements.push({ t: since, app, text: `tabs disagree for over 2 s: ${[...shown].map(([tab, screen]) => `${tab} shows ${screen}`).join(', ')}` });
+      }
+    }
+  }
+  result('same-user', 'every tab of an app shows the same user within 2 s of a change', 'screens sampled every 250 ms', disagreements);
+
+  const settled = journal.operations.filter((op) => op.ok !== undefined);
+  const failed = settled.filter((op) => !op.ok);
+  const unexcused = failed.filter((op) => !meets(op.start, op.end!, faultsOf(journal, op.app)));
+  result(
+    'no-failed-operation',
+    '0 operations failed outside a fault window (+2 s)',
+    `${settled.length} operations settled, ${failed.length} failed, ${failed.length - unexcused.length} of them in fault windows`,
+    unexcused.map((op) => ({ t: op.end!, tab: op.tab, app: op.app, text: `operation failed after ${((op.end! - op.start) / 1000).toFixed(1)} s: ${op.error}` })),
+  );
+
+  const slow: Violation[] = [];
+  const ownFreeze = (op: OperationRecord) => journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === op.tab);
+  for (const op of journal.operations) {
+    const end = op.end ?? (op.error ? undefined : facts.durationMs);
+    if (end === undefined || end - op.start <= SETTLE_LIMIT || meets(op.start, end, ownFreeze(op), 0)) continue;
+    slow.push({ t: op.start, tab: op.tab, app: op.app, text: op.end === undefined ? 'operation never settled' : `operation took ${((op.end - op.start) / 1000).toFixed(1)} s` });
+  }
+  const longest = Math.max(0, ...settled.filter((op) => !meets(op.start, op.end!, ownFreeze(op), 0)).map((op) => op.end! - op.start));
+  result('settles', 'every operation settles within 30 s', `the longest took ${(longest / 1000).toFixed(1)} s (its tab not frozen)`, slow);
+
+  result('refresh-rate', `at most ${REFRESH_LIMIT} refreshes per session per access-token lifetime outside fault windows`, ...refreshRate(journal, facts));
+
+  const crossed = journal.operations.filter((op) => op.app !== 'worker' && op.user && op.screen?.includes('@') && op.user !== op.screen);
+  result(
+    'no-crossed-data',
+    "no answer for one user on another user's screen",
+    `${journal.operations.filter((op) => op.user).length} answers compared with the screen they arrived on (subscriptions are not in this soak)`,
+    crossed.map((op) => ({ t: op.end!, tab: op.tab, app: op.app, text: `an answer for ${op.user} arrived while the tab showed ${op.screen}` })),
+  );
+
+  const errors = journal.notes.filter((note) => note.kind === 'page-error' || note.kind === 'console-error');
+  const unexplained = errors.filter(
+    (note) => note.kind === 'page-error' || !(NETWORK_ERROR.test(note.text) && meets(note.t, note.t, faultsOf(journal, note.app))),
+  );
+  result(
+    'no-errors',
+    "0 page errors, no console errors beyond the faults' network errors",
+    `${errors.length} console and page errors, ${errors.length - unexplained.length} of them network errors in fault windows`,
+    unexplained.map((note) => ({ t: note.t, tab: note.tab, app: note.app, text: `${note.kind}: ${note.text.slice(0, 300)}` })),
+  );
+
+  result('heap', "no tab's JS heap grows across the run", ...heapTrend(journal));
+  return results;
+}
+
+/**
+ * Per session (the API's `sid`): upstream refreshes outside fault windows, against the session's time outside
+ * them, in access-token lifetimes. A window reaches one lifetime past a fault's end (the refresh that catches up
+ * is the fault's), and one refresh is allowed over the limit for the ends of each session's time.
+ */
+function refreshRate(journal: Journal, facts: RunFacts): [string, Violation[]] {
+  const violations: Violation[] = [];
+  const rates: string[] = [];
+  const sids = [...new Set(journal.sessions.map((each) => each.sid))];
+  for (const sid of sids) {
+    const records = journal.sessions.filter((each) => each.sid === sid);
+    const app = records[0]!.app;
+    const faults = faultsOf(journal, app);
+    const from = records[0]!.t;
+    const ended = journal.sessions.find((each) => each.t > from && each.app === app && each.kind === 'login' && each.sid !== sid);
+    const to = Math.min(ended?.t ?? facts.durationMs, facts.durationMs);
+    let quiet = 0;
+    for (let t = from; t < to; t += 100) if (!meets(t, t, faults, facts.accessTokenTtlMs)) quiet += 100;
+    const refreshes = records.filter((each) => each.kind === 'refresh' && !meets(each.t, each.t, faults, facts.accessTokenTtlMs)).length;
+    if (quiet < 2 * facts.accessTokenTtlMs) continue;
+    const lifetimes = quiet / facts.accessTokenTtlMs;
+    rates.push(`${app} ${sid.slice(0, 6)}: ${refreshes} in ${lifetimes.toFixed(1)} lifetimes`);
+    if (refreshes > REFRESH_LIMIT * lifetimes + 1) {
+      violations.push({ t: from, app, text: `session ${sid.slice(0, 8)} (${app}, ${records[0]!.user}) refreshed ${refreshes} times in ${lifetimes.toFixed(1)} quiet access-token lifetimes` });
+    }
+  }
+  return [`${journal.sessions.filter((each) => each.kind === 'refresh').length} refreshes in ${sids.length} sessions; quiet rates: ${rates.join('; ') || 'none long enough'}`, violations];
+}
+
+/**
+ * Per tab and page load, the least-squares slope of the heap after a garbage collection, over loads sampled for at
+ * least a minute: growth over the load of more than 2 MB and a quarter of its first sample is a leak.
+ */
+function heapTrend(journal: Journal): [string, Violation[]] {
+  const violations: Violation[] = [];
+  const slopes: string[] = [];
+  for (const [tab, samples] of journal.heap) {
+    const loads = [...new Set(samples.map(([, , load]) => load))];
+    for (const load of loads) {
+      const points = samples.filter(([, , each]) => each === load).slice(1); // the first is the page still starting
+      if (points.length < 5 || points.at(-1)![0] - points[0]![0] < 60_000) continue;
+      const n = points.length;
+      const mx = points.reduce((sum, [t]) => sum + t, 0) / n;
+      const my = points.reduce((sum, [, bytes]) => sum + bytes, 0) / n;
+      const slope = points.reduce((sum, [t, bytes]) => sum + (t - mx) * (bytes - my), 0) / points.reduce((sum, [t]) => sum + (t - mx) ** 2, 0);
+      const span = points.at(-1)![0] - points[0]![0];
+      const growth = slope * span;
+      slopes.push(`${tab}: ${(slope * 60_000 / 1024).toFixed(0)} KB/min`);
+      if (growth > Math.max(2 * 1024 * 1024, points[0]![1] / 4)) {
+        violations.push({ t: points[0]![0], tab, text: `heap grew ${(growth / 1024 / 1024).toFixed(1)} MB over ${(span / 60_000).toFixed(1)} min (${(points[0]![1] / 1024 / 1024).toFixed(1)} MB at first)` });
+      }
+    }
+  }
+  return [slopes.join('; ') || 'no page load sampled for a minute', violations];
+}
+
+/** The journal's lines around a violation: its app's and the system's, from 5 s before to 2 s after. */
+function around(journal: Journal, violation: Violation): string[] {
+  return journal.notes
+    .filter((note) => note.t >= violation.t - 5000 && note.t <= violation.t + 2000)
+    .filter((note) => !violation.app || !note.app || note.app === violation.app)
+    .slice(-25)
+    .map((note) => `${(note.t / 1000).toFixed(1)} s ${note.tab ?? note.app ?? ''} ${note.kind}: ${note.text.slice(0, 200)}`);
+}

@@ -1,0 +1,35 @@
+// One token handler instance of the soak, in a process of its own so that it can be killed: the handler through
+// toNodeHandler at /auth/*, with the Redis rotation cache every instance shares, and POST /__renew, which renews
+// the session of the Cookie header in the body (getServerSession) for the front proxy before it renders a page.
+import { createServer } from 'node:http';
+import { Redis } from 'ioredis';
+import { createRedisRotationCache, createTokenHandler, toNodeHandler } from '../../src/server/index.ts';
+
+const redis = new Redis({ host: '127.0.0.1', port: Number(process.env['REDIS_PORT']), maxRetriesPerRequest: 1 });
+// Redis goes away during the soak on purpose: the handler sees each failure on its calls, not as a crash here.
+redis.on('error', () => {});
+const handler = createTokenHandler({
+  uri: process.env['GRAPHQL_URL']!,
+  secret: process.env['TOKEN_HANDLER_SECRET']!,
+  cache: createRedisRotationCache(redis),
+});
+const routes = toNodeHandler(handler);
+const server = createServer(async (req, res) => {
+  if (req.url === '/__renew' && req.method === 'POST') {
+    let cookie = '';
+    for await (const chunk of req) cookie += chunk;
+    try {
+      const session = await handler.getServerSession({ headers: new Headers(cookie ? { cookie } : {}) });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ setCookie: session.setCookie }));
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      return void res.end(String(error));
+    }
+  }
+  return routes(req, res, () => {
+    res.writeHead(404);
+    res.end();
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(`listening on port ${(server.address() as { port: number }).port}`));

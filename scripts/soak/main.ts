@@ -1,0 +1,163 @@
+// `npm run soak`: a day in the life. Starts the API (the spec test server, 10 s access tokens), two token handler
+// instances sharing a real Redis behind a round-robin proxy, examples/nextjs on them and examples/vite-spa on the
+// API, 3 Chromium tabs of each and a Node worker; runs the workload with seeded faults for --minutes; checks the
+// invariants over what happened; writes soak-report/. Everything on 127.0.0.1, ephemeral ports, stopped by PID.
+import { randomBytes } from 'node:crypto';
+import { parse } from 'graphql';
+import type { Browser } from 'playwright-core';
+import { createTestAuthServer, TEST_USERS } from '../../src/testing/index.ts';
+import { freePort, startRedisServer, stopRedisServer } from '../../test/helpers/redisProcess.ts';
+import { launchChromium } from '../../test/e2e/browser.ts';
+import { ApiFaultProxy } from './ApiFaultProxy.ts';
+import { AppTabs, type Person } from './AppTabs.ts';
+import { checkInvariants } from './checkInvariants.ts';
+import { startNextjs, startViteSpa } from './exampleApps.ts';
+import { FrontProxy } from './FrontProxy.ts';
+import { HandlerPool } from './HandlerPool.ts';
+import { Journal } from './Journal.ts';
+import { parseOptions } from './options.ts';
+import { planFaults } from './planFaults.ts';
+import { createRandom } from './random.ts';
+import { runFault, type FaultTargets } from './runFault.ts';
+import { startServiceWorker } from './serviceWorker.ts';
+import type { SoakProcess } from './ChildProcess.ts';
+import { writeReport } from './writeReport.ts';
+import { writeResultsSection } from './resultsSection.ts';
+
+const ACCESS_TOKEN_TTL = 10; // s
+const TABS_PER_APP = 3;
+const HEAP_EVERY = 10_000;
+
+const options = parseOptions(process.argv.slice(2));
+const durationMs = options.minutes * 60_000;
+const random = createRandom(options.seed);
+const person = (email: string): Person => {
+  const user = TEST_USERS.find((each) => each.email === email)!;
+  return { email: user.email, password: user.password };
+};
+const [owner, admin, cashier] = ['owner@demo.test', 'admin@demo.test', 'cashier@demo.test'].map(person) as [Person, Person, Person];
+const query = parse('query SoakMe { me { id email } }', { noLocation: true });
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanUp = async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve().then(cleanup).catch((error) => console.error(`clean-up: ${(error as Error).message}`));
+};
+process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+
+const wall = Date.now();
+const log = (text: string) => console.log(`[soak ${((Date.now() - wall) / 1000).toFixed(0).padStart(4)} s] ${text}`);
+let exitCode = 1;
+let verdict = 'the soak did not finish: 0 passed, 1 failed';
+try {
+  log(`seed ${options.seed}, ${options.minutes} min`);
+  const redisPort = await freePort();
+  const redis = { port: redisPort, server: await startRedisServer(redisPort) };
+  cleanups.push(() => stopRedisServer(redis.server));
+
+  const api = createTestAuthServer({ accessTokenTtl: ACCESS_TOKEN_TTL });
+  await api.listen(0, '127.0.0.1');
+  cleanups.push(() => api.close());
+  // Built below; its origin is known once vite preview runs.
+  let spaOrigin = '';
+  let journal = new Journal();
+  const apiFront = new ApiFaultProxy(new URL(api.url), () => journal, () => spaOrigin, cashier.email);
+  await apiFront.listen();
+  cleanups.push(() => apiFront.close());
+  log(`API ${api.url} behind ${apiFront.url}, Redis on ${redisPort}`);
+
+  const secret = randomBytes(32).toString('base64');
+  const handlers = new HandlerPool({ GRAPHQL_URL: apiFront.url, TOKEN_HANDLER_SECRET: secret, REDIS_PORT: String(redisPort) });
+  cleanups.push(() => handlers.stop());
+  await handlers.start(['A', 'B']);
+  log(`token handler A on ${handlers.instances[0]!.port}, B on ${handlers.instances[1]!.port}`);
+
+  log(options.reuseBuild ? 'examples/nextjs: next start (an earlier build if there is one)' : 'examples/nextjs: next build, next start');
+  const next = await startNextjs({ graphqlUrl: apiFront.url, secret, reuseBuild: options.reuseBuild });
+  cleanups.push(() => next.process.stop());
+  const front = new FrontProxy(handlers, () => next.port);
+  await front.listen();
+  cleanups.push(() => front.close());
+  log(`next start on ${next.port}, behind ${front.origin}`);
+
+  log('examples/vite-spa: build, vite preview');
+  const spa = await startViteSpa(apiFront.url);
+  spaOrigin = spa.origin;
+  cleanups.push(() => spa.process.stop());
+  log(`vite preview at ${spa.origin}`);
+
+  const browser: Browser = await launchChromium();
+  cleanups.push(() => browser.close());
+
+  // The clock of the run starts now: what came before was building and starting.
+  journal = new Journal();
+  const apps = {
+    nextjs: new AppTabs('nextjs', `${front.origin}/?console`, 'client-status', query, [admin, owner], options.seed, journal),
+    'vite-spa': new AppTabs('vite-spa', `${spa.origin}/?store=broadcast&console`, 'status', query, [owner, admin], options.seed + 500, journal),
+  };
+  await apps.nextjs.start(browser, TABS_PER_APP);
+  await apps['vite-spa'].start(browser, TABS_PER_APP);
+  log(`${TABS_PER_APP} tabs of each app open and signed in`);
+  const worker = await startServiceWorker({ uri: apiFront.url, person: cashier, query, journal });
+  cleanups.push(() => worker.stop());
+
+  const reuse: Array<{ t: number; count: number }> = [];
+  let reuseSeen = 0;
+  const watch = setInterval(() => {
+    if (api.stats.reuseDetections === reuseSeen) return;
+    reuse.push({ t: journal.now(), count: api.stats.reuseDetections - reuseSeen });
+    journal.note('reuse', `the API detected ${api.stats.reuseDetections - reuseSeen} refresh token reuse(s)`);
+    reuseSeen = api.stats.reuseDetections;
+  }, 250);
+  cleanups.push(() => clearInterval(watch));
+  const allTabs = [...apps.nextjs.tabs, ...apps['vite-spa'].tabs];
+  const heap = setInterval(() => {
+    for (const tab of allTabs) {
+      const t = journal.now();
+      const loads = tab.loads;
+      void tab.heapUsed().then((bytes) => {
+        if (bytes === undefined || tab.loads !== loads) return;
+        const samples = journal.heap.get(tab.name) ?? [];
+        samples.push([t, bytes, loads]);
+        journal.heap.set(tab.name, samples);
+      });
+    }
+  }, HEAP_EVERY);
+  cleanups.push(() => clearInterval(heap));
+
+  const targets: FaultTargets = { journal, apps, api: apiFront, server: api, handlers, redis };
+  const plan = planFaults(random, durationMs, TABS_PER_APP);
+  log(`workload running; ${plan.length} faults planned: ${plan.map((fault) => fault.kind).join(', ')}`);
+  const running: Promise<void>[] = [];
+  const timers = plan.map((fault) => setTimeout(() => running.push(runFault(fault, targets)), fault.at));
+  const progress = setInterval(() => {
+    const ops = journal.operations.filter((op) => op.ok !== undefined);
+    log(`${(journal.now() / 1000).toFixed(0)} s: ${ops.length} operations (${ops.filter((op) => !op.ok).length} failed), ${journal.sessions.filter((each) => each.kind === 'refresh').length} refreshes, ${journal.faults.length} faults`);
+  }, 30_000);
+  await new Promise((resolve) => setTimeout(resolve, durationMs));
+  timers.forEach(clearTimeout);
+  clearInterval(progress);
+  await Promise.all(running);
+  const measured = journal.now();
+  for (const app of Object.values(apps)) for (const op of app.unsettled()) journal.note('unsettled', `operation ${op.id} from ${(op.start / 1000).toFixed(1)} s never settled`, op.tab, op.app);
+
+  const results = checkInvariants(journal, { durationMs: measured, accessTokenTtlMs: ACCESS_TOKEN_TTL * 1000, reuse });
+  const summary = writeReport(journal, results, options, measured, Math.round((Date.now() - wall) / 1000));
+  for (const result of results) {
+    console.log(`${result.passed ? 'passed' : 'FAILED'}  ${result.title}: ${result.measured}`);
+    for (const violation of result.violations.slice(0, 5)) console.log(`          ${(violation.t / 1000).toFixed(1)} s ${violation.tab ?? violation.app ?? ''}: ${violation.text}`);
+  }
+  console.log(
+    `${summary.tabs} tabs + worker, ${summary.sessions} sessions, ${summary.logins} logins, ${summary.refreshes} refreshes, ` +
+      `${summary.operations.settled} operations (${summary.operations.failed} failed), ${journal.faults.length} faults; report in ${options.out}/index.html`,
+  );
+  if (options.results) await writeResultsSection(summary);
+  verdict = `${summary.passed} passed, ${summary.failed} failed`;
+  exitCode = summary.failed === 0 ? 0 : 1;
+} catch (error) {
+  console.error(`soak: ${(error as Error).stack ?? error}`);
+} finally {
+  await cleanUp();
+}
+// The last line, for CI and for people: the invariants' verdict.
+console.log(verdict);
+process.exit(exitCode);

@@ -1,0 +1,92 @@
+/** What the probe is told when it is put in a page. */
+export interface ProbeConfig {
+  /** Seeds the tab's workload. */
+  readonly seed: number;
+  /** The test id of the app's "Signed in as …" line. */
+  readonly status: string;
+  /** The workload's query, as a parsed document (`me { id email }`). */
+  readonly query: unknown;
+}
+
+/**
+ * Runs in every page of the soak, before the app (an init script): reports what the page shows (the user of its
+ * "Signed in as …" line, read every 100 ms), each change of the session's state (a new `expiresAt` is a new
+ * pair), and drives the workload: a query through the app's own Apollo client (`window.client`, which the
+ * examples expose under `?console`) every 1 to 3 s while signed in, each reported when it starts and when it
+ * settles. Reports go to `window.__soakReport`, a Playwright binding. A frozen page runs none of this, as it
+ * runs none of the app.
+ */
+export function pageProbe(config: ProbeConfig): void {
+  type Report = Record<string, unknown>;
+  const w = window as unknown as {
+    __soakReport?: (event: Report) => Promise<void>;
+    auth?: { getState(): Record<string, any>; subscribe(listener: () => void): () => void };
+    client?: { query(options: { query: unknown; fetchPolicy: string }): Promise<{ data?: { me?: { email?: string } } }> };
+  };
+  const load = Math.random().toString(36).slice(2, 8);
+  const queue: Report[] = [];
+  const report = (event: Report) => {
+    queue.push({ ...event, load, at: Date.now() });
+    if (typeof w.__soakReport === 'function') for (const each of queue.splice(0)) void w.__soakReport(each).catch(() => {});
+  };
+
+  const readScreen = () => {
+    const text = document.querySelector(`[data-testid="${config.status}"]`)?.textContent ?? '';
+    const user = /^Signed in as (.+)$/.exec(text.trim())?.[1];
+    return user ?? (text.startsWith('Signed out') ? 'signed-out' : 'loading');
+  };
+  let shown: string | undefined;
+  setInterval(() => {
+    const screen = readScreen();
+    if (screen !== shown) report({ type: 'screen', screen, text: document.querySelector(`[data-testid="${config.status}"]`)?.textContent ?? '' });
+    shown = screen;
+  }, 100);
+
+  const hook = setInterval(() => {
+    const auth = w.auth;
+    if (!auth) return;
+    clearInterval(hook);
+    let seen = '';
+    const look = () => {
+      const state = auth.getState();
+      const key = `${state.status}|${state.user?.email}|${state.expiresAt}|${!!state.retry}`;
+      if (key === seen) return;
+      seen = key;
+      report({
+        type: 'state',
+        status: state.status,
+        user: state.user?.email ?? null,
+        expiresAt: state.expiresAt ?? null,
+        ended: state.ended ? `${state.ended.reason}${state.ended.elsewhere ? ' elsewhere' : ''}` : null,
+        retry: state.retry ? String(state.retry.error?.message ?? state.retry.error) : null,
+      });
+    };
+    auth.subscribe(look);
+    look();
+  }, 20);
+
+  let seed = config.seed >>> 0;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  let id = 0;
+  const loop = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1000 + random() * 2000));
+    if (w.client && w.auth?.getState().status === 'authenticated') {
+      const op = ++id;
+      report({ type: 'op-start', id: op, screen: readScreen() });
+      try {
+        const { data } = await w.client.query({ query: config.query, fetchPolicy: 'network-only' });
+        report({ type: 'op-end', id: op, ok: true, user: data?.me?.email ?? null, screen: readScreen() });
+      } catch (error) {
+        report({ type: 'op-end', id: op, ok: false, error: String((error as Error)?.message ?? error), screen: readScreen() });
+      }
+    }
+    void loop();
+  };
+  void loop();
+}

@@ -1,0 +1,199 @@
+import type { ChildProcess } from 'node:child_process';
+import { startRedisServer, stopRedisServer } from '../../test/helpers/redisProcess.ts';
+import type { ApiFaultProxy } from './ApiFaultProxy.ts';
+import type { AppTabs } from './AppTabs.ts';
+import type { HandlerPool } from './HandlerPool.ts';
+import type { FaultRecord, Journal } from './Journal.ts';
+import type { PlannedFault } from './planFaults.ts';
+import type { Tab } from './Tab.ts';
+import type { TestAuthServer } from '../../src/testing/index.ts';
+
+/** What the faults act on. */
+export interface FaultTargets {
+  readonly journal: Journal;
+  readonly apps: Readonly<Record<'nextjs' | 'vite-spa', AppTabs>>;
+  readonly api: ApiFaultProxy;
+  /** The API itself, for a fault switch of its own: refreshes answered late. */
+  readonly server: TestAuthServer;
+  readonly handlers: HandlerPool;
+  readonly redis: { port: number; server: ChildProcess };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Tabs and system parts a fault holds now: another fault waits for them, or goes elsewhere. */
+const busy = new Set<string>();
+
+/**
+ * Causes `fault`, waits for its end (the tab back, the person signed in, the part running again), and journals
+ * both. A fault whose target is held by another is moved to another tab of the app, or skipped.
+ */
+export async function runFault(fault: PlannedFault, targets: FaultTargets): Promise<void> {
+  const { journal } = targets;
+  if (fault.kind === 'frozen-refreshing') return frozenRefreshing(fault, targets);
+  if (fault.app) {
+    const app = targets.apps[fault.app];
+    const personal = fault.kind === 'sign-out-in' || fault.kind === 'switch-user';
+    const tabs = [...app.tabs.slice(fault.tab! - 1), ...app.tabs.slice(0, fault.tab! - 1)];
+    // A person signs in and out in a tab that is open, not frozen and online (and one such change at a time).
+    const tab = tabs.find((each) => !busy.has(each.name) && !(personal && (busy.has(`${app.app} person`) || each.frozen || each.closed)));
+    if (!tab) return journal.note('fault', `${fault.kind} skipped: every tab of ${fault.app} is held by another fault`);
+    busy.add(tab.name);
+    if (personal) busy.add(`${app.app} person`);
+    const record = journal.startFault(fault.kind, tab.name, app.app);
+    try {
+      journal.endFault(record, await inTab(fault, app, tab));
+    } catch (error) {
+      journal.endFault(record, `failed: ${(error as Error).message.split('\n')[0]}`);
+    } finally {
+      busy.delete(tab.name);
+      busy.delete(`${app.app} person`);
+    }
+    return;
+  }
+  if (busy.has(fault.kind)) return journal.note('fault', `${fault.kind} skipped: the last one is still on`);
+  busy.add(fault.kind);
+  let record: FaultRecord | undefined;
+  try {
+    switch (fault.kind) {
+      case 'api-503':
+      case 'api-slow':
+        record = journal.startFault(fault.kind, 'api');
+        targets.api.mode = fault.kind === 'api-503' ? '503' : 'slow';
+        await sleep(fault.duration);
+        targets.api.mode = 'normal';
+        journal.endFault(record);
+        break;
+      case 'api-restart':
+        record = journal.startFault(fault.kind, 'api');
+        await targets.api.restart(fault.duration);
+        journal.endFault(record, `down ${(fault.duration / 1000).toFixed(1)} s, sessions kept`);
+        break;
+      case 'handler-restart': {
+        const instance = targets.handlers.instances[Math.round(fault.at / 1000) % targets.handlers.instances.length]!;
+        record = journal.startFault(fault.kind, `handler ${instance.name}`);
+        await targets.handlers.restart(instance, fault.duration);
+        journal.endFault(record, `SIGKILL, down ${(fault.duration / 1000).toFixed(1)} s, back on port ${instance.port}`);
+        break;
+      }
+      case 'redis-restart':
+        record = journal.startFault(fault.kind, 'redis');
+        await stopRedisServer(targets.redis.server, 'SIGKILL');
+        await sleep(fault.duration);
+        targets.redis.server = await startRedisServer(targets.redis.port);
+        journal.endFault(record, `SIGKILL, down ${(fault.duration / 1000).toFixed(1)} s, back empty`);
+        break;
+    }
+  } catch (error) {
+    if (record) journal.endFault(record, `failed: ${(error as Error).message.split('\n')[0]}`);
+  } finally {
+    busy.delete(fault.kind);
+  }
+}
+
+/**
+ * Freezes the tab of `fault.app` that holds the refresh (the lock the tabs refresh under, or the token handler's
+ * rotation): the API answers refreshes 3 s late until one of the app's tabs sends one, and that tab is frozen at
+ * once, its refresh in flight, for the fault's duration.
+ */
+async function frozenRefreshing(fault: PlannedFault, targets: FaultTargets): Promise<void> {
+  const { journal, server } = targets;
+  const app = targets.apps[fault.app!];
+  const key = `${app.app} refreshing`;
+  if (busy.has(key)) return journal.note('fault', `${fault.kind} skipped: the last one is still on`);
+  busy.add(key);
+  const record = journal.startFault(fault.kind, `${app.app} refresher`, app.app);
+  server.faults.delayMs['refreshToken'] = 3000;
+  let frozen: Tab | undefined;
+  try {
+    const tab = await app.nextRefresher((each) => busy.has(each.name) || each.frozen || each.closed, 20_000);
+    if (!tab) return journal.endFault(record, 'no tab refreshed within 20 s');
+    frozen = tab;
+    record.target = tab.name;
+    busy.add(tab.name);
+    await tab.setFrozen(true);
+    delete server.faults.delayMs['refreshToken'];
+    journal.note('fault', `froze ${tab.name}, its refresh in flight`, tab.name, app.app);
+    await sleep(fault.duration);
+    await tab.setFrozen(false);
+    journal.endFault(record, `${tab.name}, frozen ${(fault.duration / 1000).toFixed(1)} s with its refresh in flight`);
+  } catch (error) {
+    journal.endFault(record, `failed: ${(error as Error).message.split('\n')[0]}`);
+  } finally {
+    delete server.faults.delayMs['refreshToken'];
+    if (frozen) busy.delete(frozen.name);
+    busy.delete(key);
+  }
+}
+
+/** Causes a fault in one tab; resolves with a note for the report. */
+async function inTab(fault: PlannedFault, app: AppTabs, tab: Tab): Promise<string | undefined> {
+  switch (fault.kind) {
+    case 'offline':
+      await tab.setOffline(true);
+      await sleep(fault.duration);
+      await tab.setOffline(false);
+      return undefined;
+    case 'hidden':
+      await tab.setHidden(true);
+      await sleep(fault.duration);
+      await tab.setHidden(false);
+      return undefined;
+    case 'frozen':
+      await tab.setFrozen(true);
+      await sleep(fault.duration);
+      await tab.setFrozen(false);
+      return undefined;
+    case 'reload':
+      app.forgetPending(tab);
+      return reloadPatiently(tab, () => tab.page.reload());
+    case 'close-reopen':
+      app.forgetPending(tab);
+      await tab.close();
+      await sleep(fault.duration);
+      return reloadPatiently(tab, () => tab.open());
+    case 'sign-out-in':
+    case 'switch-user': {
+      await tab.signOut();
+      await sleep(fault.duration);
+      const next = fault.kind === 'switch-user' ? app.people.find((person) => person !== app.person)! : app.person;
+      app.person = next;
+      await signInPatiently(tab, next.email, next.password);
+      return `as ${next.email}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Loads the page, and again when it did not come up (an error page while the API was away): a person reloads.
+ * Resolves with how many tries it took beyond the first, if any.
+ */
+async function reloadPatiently(tab: Tab, load: () => Promise<unknown>): Promise<string | undefined> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await load();
+      await tab.settled(15_000);
+      return tries > 1 ? `came up at try ${tries}` : undefined;
+    } catch (error) {
+      if (tries === 4) throw error;
+      await sleep(2000);
+      load = () => tab.page.reload();
+    }
+  }
+}
+
+/** Signs in, and again while the API is away (a person tries again), for up to 60 s. */
+async function signInPatiently(tab: Tab, email: string, password: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await tab.screen()) === email) return;
+      return await tab.signIn(email, password);
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await sleep(2000);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { checkInvariants } from '../../scripts/soak/checkInvariants';
+import { Journal } from '../../scripts/soak/Journal';
+import { withCookies } from '../../scripts/soak/FrontProxy';
+import { planFaults, SYSTEM_FAULTS, TAB_FAULTS } from '../../scripts/soak/planFaults';
+import { createRandom } from '../../scripts/soak/random';
+
+// The soak's checker must be able to fail: each invariant, given a journal that breaks it, reports it.
+const facts = { durationMs: 60_000, accessTokenTtlMs: 10_000, reuse: [] as Array<{ t: number; count: number }> };
+
+function journalOfTwoTabs(): Journal {
+  const journal = new Journal();
+  journal.tabs.push({ tab: 'vite-spa#1', app: 'vite-spa' }, { tab: 'vite-spa#2', app: 'vite-spa' });
+  for (const tab of ['vite-spa#1', 'vite-spa#2']) journal.screens.push({ tab, app: 'vite-spa', t: 1000, screen: 'admin@demo.test' });
+  return journal;
+}
+
+const failing = (journal: Journal, extra: Partial<typeof facts> = {}) =>
+  checkInvariants(journal, { ...facts, ...extra })
+    .filter((result) => !result.passed)
+    .map((result) => result.name);
+
+describe('the soak checker', () => {
+  it('passes a quiet run', () => {
+    expect(failing(journalOfTwoTabs())).toEqual([]);
+  });
+
+  it('fails a reuse detection', () => {
+    expect(failing(journalOfTwoTabs(), { reuse: [{ t: 5000, count: 1 }] })).toEqual(['reuse']);
+  });
+
+  it('fails a sign-out nobody asked for, and lets one through that a person did', () => {
+    const journal = journalOfTwoTabs();
+    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'signed-out' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 20_000, screen: 'signed-out' });
+    expect(failing(journal)).toEqual(['no-lost-session']);
+    const fault = journal.startFault('sign-out-in', 'vite-spa#1', 'vite-spa');
+    Object.assign(fault, { start: 19_900, end: 25_000 });
+    expect(failing(journal)).toEqual([]);
+    // A tab frozen through the sign-out follows it when it thaws.
+    journal.screens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 30_000, screen: 'admin@demo.test' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 40_000, screen: 'signed-out' });
+    expect(failing(journal)).toEqual(['no-lost-session', 'same-user']);
+    Object.assign(journal.startFault('frozen', 'vite-spa#2', 'vite-spa'), { start: 24_000, end: 39_900 });
+    expect(failing(journal)).toEqual([]);
+  });
+
+  it('fails tabs that show different users for over 2 s, not for 1 s', () => {
+    const journal = journalOfTwoTabs();
+    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'owner@demo.test' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 21_000, screen: 'owner@demo.test' });
+    expect(failing(journal)).toEqual([]);
+    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 30_000, screen: 'admin@demo.test' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 33_000, screen: 'admin@demo.test' });
+    expect(failing(journal)).toEqual(['same-user']);
+  });
+
+  it('fails an operation that failed outside a fault window, or took over 30 s, or answered for another user', () => {
+    const journal = journalOfTwoTabs();
+    journal.operations.push({ tab: 'vite-spa#1', app: 'vite-spa', id: 1, start: 10_000, end: 10_100, ok: false, error: 'boom' });
+    expect(failing(journal)).toEqual(['no-failed-operation']);
+    const api = journal.startFault('api-503', 'api');
+    Object.assign(api, { start: 9000, end: 9500 });
+    expect(failing(journal)).toEqual([]);
+    journal.operations.push({ tab: 'vite-spa#2', app: 'vite-spa', id: 2, start: 12_000, end: 43_000, ok: true, user: 'admin@demo.test', screen: 'admin@demo.test' });
+    expect(failing(journal)).toEqual(['settles']);
+    journal.operations.pop();
+    journal.operations.push({ tab: 'vite-spa#2', app: 'vite-spa', id: 2, start: 12_000, end: 12_100, ok: true, user: 'admin@demo.test', screen: 'owner@demo.test' });
+    expect(failing(journal)).toEqual(['no-crossed-data']);
+  });
+
+  it('fails a session that refreshes twice per token lifetime', () => {
+    const journal = journalOfTwoTabs();
+    journal.sessions.push({ t: 0, kind: 'login', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    for (let t = 8000; t < 60_000; t += 8000) journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    expect(failing(journal)).toEqual([]);
+    for (let t = 4000; t < 60_000; t += 8000) journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    expect(failing(journal)).toEqual(['refresh-rate']);
+  });
+
+  it('fails a page error, and a console error that no fault explains', () => {
+    const journal = journalOfTwoTabs();
+    journal.note('console-error', 'Failed to load resource: net::ERR_INTERNET_DISCONNECTED', 'vite-spa#1', 'vite-spa', 15_000);
+    expect(failing(journal)).toEqual(['no-errors']);
+    Object.assign(journal.startFault('offline', 'vite-spa#1', 'vite-spa'), { start: 14_000, end: 20_000 });
+    expect(failing(journal)).toEqual([]);
+    journal.note('page-error', 'TypeError: x is undefined', 'vite-spa#1', 'vite-spa', 16_000);
+    expect(failing(journal)).toEqual(['no-errors']);
+  });
+
+  it('fails a heap that grows through a page load, not one that stays flat', () => {
+    const journal = journalOfTwoTabs();
+    const flat: Array<[number, number, number]> = [];
+    const growing: Array<[number, number, number]> = [];
+    for (let t = 0; t <= 120_000; t += 10_000) {
+      flat.push([t, 8e6 + (t % 20_000 ? 1e5 : -1e5), 1]);
+      growing.push([t, 8e6 + t * 50, 1]);
+    }
+    journal.heap.set('vite-spa#1', flat);
+    expect(failing(journal)).toEqual([]);
+    journal.heap.set('vite-spa#2', growing);
+    expect(failing(journal)).toEqual(['heap']);
+  });
+});
+
+describe('the soak plan', () => {
+  it('draws the same faults from the same seed, every kind once before any twice', () => {
+    const plan = planFaults(createRandom(7), 10 * 60_000, 3);
+    expect(planFaults(createRandom(7), 10 * 60_000, 3)).toEqual(plan);
+    const kinds = [...TAB_FAULTS, ...SYSTEM_FAULTS];
+    expect(new Set(plan.slice(0, kinds.length).map((fault) => fault.kind)).size).toBe(kinds.length);
+    expect(plan.every((fault) => fault.at + fault.duration <= 10 * 60_000 - 25_000)).toBe(true);
+  });
+});
+
+describe('the front proxy', () => {
+  it('renders a page with the cookie a renewal set, and without one it cleared', () => {
+    expect(withCookies('a=1; __Host-token-pair=old', ['__Host-token-pair=new; Path=/; HttpOnly; Secure'])).toBe('a=1; __Host-token-pair=new');
+    expect(withCookies('a=1; __Host-token-pair=old', ['__Host-token-pair=; Path=/; Max-Age=0'])).toBe('a=1');
+  });
+});
