@@ -84,8 +84,7 @@ export class TokenExpiredLink extends ApolloLink {
           return forward(operation);
         };
         // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
-        const recover = (error: unknown, passOn: () => Observable<ApolloLink.Result>): Observable<ApolloLink.Result> => {
-          const refused = verdict(error);
+        const recover = (refused: boolean | 'maybe', error: unknown, passOn: () => Observable<ApolloLink.Result>): Observable<ApolloLink.Result> => {
           if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
           if (refused !== 'maybe' || !auth.check) return passOn();
           return from(auth.check(sent(), messagesOf(error))).pipe(mergeMap((renewed) => (renewed ? replay() : passOn())));
@@ -93,13 +92,16 @@ export class TokenExpiredLink extends ApolloLink {
         return forward(operation).pipe(
           map((result) => {
             const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
+            const refused = error && verdict(error);
             // Thrown to leave the first attempt (unsubscribed at once) for the replay, or the check, below.
-            if (error && verdict(error)) throw new Refused(error, result);
+            if (refused) throw new Refused(refused, error, result);
             emitted = true;
             return result;
           }),
           catchError((error: unknown) =>
-            error instanceof Refused ? recover(error.error, () => of(error.result)) : recover(error, () => throwError(() => error)),
+            error instanceof Refused
+              ? recover(error.verdict, error.error, () => of(error.result))
+              : recover(verdict(error), error, () => throwError(() => error)),
           ),
         );
       }),
@@ -107,8 +109,10 @@ export class TokenExpiredLink extends ApolloLink {
   }
 }
 
+// A result refused with `verdict`: carried to the replay or the check, so the predicates run once.
 class Refused {
   constructor(
+    readonly verdict: true | 'maybe',
     readonly error: CombinedGraphQLErrors,
     readonly result: ApolloLink.Result,
   ) {}
