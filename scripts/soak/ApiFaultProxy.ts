@@ -98,16 +98,22 @@ export class ApiFaultProxy {
   private readSessions(req: IncomingMessage, body: Buffer, answer: Buffer): void {
     const journal = this.journalOf();
     if (req.method !== 'POST') return;
-    let sent: { query?: string } | undefined;
+    let sent: { query?: string; variables?: Record<string, unknown> } | undefined;
     let data: Record<string, { accessToken?: string; success?: boolean } | null> | undefined;
+    let errors: Array<{ message?: string; extensions?: { code?: string } }> | undefined;
     try {
       sent = JSON.parse(String(body));
-      data = JSON.parse(String(answer)).data;
+      ({ data, errors } = JSON.parse(String(answer)));
     } catch {
       return;
     }
     const query = sent?.query ?? '';
     const kind = /\bloginWithEmailPassword\b/.test(query) ? 'login' : /\brefreshToken\s*\(/.test(query) ? 'refresh' : undefined;
+    // A refused refresh, in the API's words, with the token's tail: the events around a lost session show it.
+    if (kind === 'refresh' && errors?.length) {
+      const token = String(sent?.variables?.['token'] ?? /token:\s*"([^"]+)"/.exec(query)?.[1] ?? '');
+      journal.note('refused', `refresh of …${token.slice(-6)} refused: ${errors[0]?.message} (${errors[0]?.extensions?.code ?? 'no code'}), from ${req.headers.origin ?? 'a server'}`);
+    }
     if (!kind || !data) return;
     const pair = data['loginWithEmailPassword'] ?? data['refreshToken'];
     if (!pair?.accessToken) return;

@@ -55,6 +55,15 @@ export function writeReport(journal: Journal, results: InvariantResult[], option
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'summary.json'), `${JSON.stringify({ ...summary, violations: results.flatMap((each) => each.violations.map((v) => ({ invariant: each.name, ...v }))) }, null, 2)}\n`);
   writeFileSync(join(options.out, 'index.html'), html(journal, results, summary, durationMs));
+  // Everything that happened, in order, for whoever reads a violation's story past the lines around it.
+  const events = [
+    ...journal.notes.map((each) => ({ ...each, type: 'note' })),
+    ...journal.states.map((each) => ({ ...each, type: 'state' })),
+    ...journal.screens.map((each) => ({ ...each, type: 'screen' })),
+    ...journal.sessions.map((each) => ({ ...each, type: 'session' })),
+    ...journal.operations.filter((op) => !op.ok).map((op) => ({ ...op, t: op.start, type: 'failed-operation' })),
+  ].sort((a, b) => a.t - b.t);
+  writeFileSync(join(options.out, 'journal.jsonl'), events.map((each) => JSON.stringify(each)).join('\n') + '\n');
   return summary;
 }
 

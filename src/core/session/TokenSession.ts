@@ -298,7 +298,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // has settled, the pair that refresh brought, else the one it had; with no live session, the stored pair a
   // restore is still reading. Nothing else revokes that epoch's pairs.
   function revokeNewest(old: Live | null, reading = restoring): Promise<unknown> | undefined {
-    if (!old) return reading?.then((pair) => pair && revoke(pair));
+    // A login's own pair, written before the read answered, is not the old session's.
+    if (!old) return reading?.then((pair) => pair && pair.refreshToken !== live?.pair.refreshToken && revoke(pair));
     old.revoking = true;
     return Promise.resolve(old.refreshing).then(() => revoke(old.next ?? old.pair));
   }

@@ -29,7 +29,8 @@ type Message =
   | { type: 'ask'; from: string; id: number }
   | { type: 'state'; from: string; id: number; version: Version; pair: TokenPair | null }
   | { type: 'bye'; from: string }
-  | { type: 'refused'; from: string; token: string };
+  | { type: 'refused'; from: string; token: string }
+  | { type: 'spend'; from: string; token: string | null };
 
 interface Wait {
   readonly any: boolean;
@@ -99,6 +100,11 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
       remember(refused, message.token);
       return;
     }
+    if (message.type === 'spend') {
+      if (message.token) spending.set(message.from, message.token);
+      else spending.delete(message.from);
+      return;
+    }
     if (message.type === 'ask') {
       post({ type: 'state', from: id, id: message.id, version, pair });
       return;
@@ -150,6 +156,9 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
   // The refresh tokens the service refused, in every tab: posted before the tab that met the refusal empties
   // the store, so the other tabs end their sessions as rejected, not as logged out elsewhere.
   const refused = new Set<string>();
+  // The refresh token each tab submits now. One still here when this tab holds the lock was submitted by a tab
+  // that let the lock go without an answer (reloaded, closed): the answer is lost, and the token spent.
+  const spending = new Map<string, string>();
 
   const store: TokenStorage = {
     async get() {
@@ -160,7 +169,16 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
     clear: () => write(null),
     subscribe: listeners.subscribe,
   };
-  return Object.assign(shareWith(store, { name, lock: options.lock }, refused, (token) => post({ type: 'refused', from: id, token })), {
+  return Object.assign(shareWith(
+      store,
+      { name, lock: options.lock },
+      {
+        refused,
+        refuse: (token) => post({ type: 'refused', from: id, token }),
+        spend: (token) => post({ type: 'spend', from: id, token }),
+        lost: (token) => [...spending.values()].includes(token),
+      },
+    ), {
     close() {
       post({ type: 'bye', from: id });
       closed = true;

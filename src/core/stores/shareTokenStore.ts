@@ -55,12 +55,16 @@ export type SharedTokenStore = TokenStore & { readonly [shared]: true };
  * ```
  */
 export function shareTokenStore(store: TokenStorage, options: ShareTokenStoreOptions = {}): SharedTokenStore {
-  return shareWith(store, options, new Set());
+  return shareWith(store, options, { refused: new Set() });
 }
 
 // How many refresh tokens the sessions of one store remember having spent (or seen refused), so that none is
 // adopted again.
 const SPENT_MEMORY = 16;
+
+// How long a pair to be written (a login's) waits for the lock before it is written without it, in ms: the other
+// tabs show a sign-in within this, whatever a tab holding the lock does.
+const SAVE_WAIT = 1_000;
 
 /**
  * Adds `token` to `tokens`, forgetting the oldest beyond the 16 a store remembers.
@@ -72,23 +76,32 @@ export function remember(tokens: Set<string>, token: string): void {
 }
 
 /**
- * {@link shareTokenStore}, with the refresh tokens the service refused kept in `refused`, and `onRefused` told of
- * each: a store that reaches other realms (tabs) tells them, so that a session there that finds the store
- * emptied of a refused token ends as rejected, not as logged out elsewhere.
+ * What a store that reaches other realms (tabs) shares with them beyond the pair. @internal
+ */
+export interface Peers {
+  /** The refresh tokens the service refused, here or in another realm. */
+  readonly refused: Set<string>;
+  /** Tells the other realms that the service refused `token`, before the store is emptied of it. */
+  refuse?(token: string): void;
+  /** Tells them that this realm submits `token` now, or (`null`) that its submission is over. */
+  spend?(token: string | null): void;
+  /** Whether another realm submitted `token` and let the lock go without saying how it ended. */
+  lost?(token: string): boolean;
+}
+
+/**
+ * {@link shareTokenStore}, with what the store shares with other realms: a session there that finds the store
+ * emptied of a refused token ends as rejected, not as logged out elsewhere, and none submits a token that a
+ * realm gone in mid-refresh (a tab reloaded) had submitted.
  * @internal
  */
-export function shareWith(
-  store: TokenStorage,
-  options: ShareTokenStoreOptions,
-  refused: Set<string>,
-  onRefused?: (token: string) => void,
-): SharedTokenStore {
+export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, peers: Peers): SharedTokenStore {
   if (SHARED in store) return store as unknown as SharedTokenStore;
   const lock = options.lock ?? createLock();
   const name = options.name ?? 'apollo-link-token-pair';
   const lockTimeout = options.lockTimeout ?? 60_000;
+  const { refused } = peers;
   const spent = new Set<string>();
-  // `refused`: a session that finds the store emptied of one of these ended as rejected too.
   // The last write failed: the store may hold an older pair, or nothing, where a session holds a newer one.
   let unsaved = false;
   // A pair a session of this store submitted is taken from the store only while the store is known to be
@@ -119,32 +132,37 @@ export function shareWith(
 
     // Aborted by close(): the session was disposed, and stops waiting for the lock.
     const closing = new AbortController();
-    // Waits for the lock at most lockTimeout. A refresh granted later runs nothing and releases at once; a write
-    // (`keep`) still lands then, if it is still wanted: only its caller stops waiting.
-    const locked = <T>(task: () => Promise<T>, keep = false) =>
+    // Waits for the lock at most `wait` ms; a grant that comes later runs nothing and releases at once. A refresh
+    // given up on fails. A write (`anyway`) then lands without the lock: a tab the browser froze while it held the
+    // lock must not keep a sign-in from the other tabs, and a refresh that ends after it finds the write in its
+    // compare-and-set.
+    const locked = <T>(task: () => Promise<T>, wait = lockTimeout, anyway = false) =>
       new Promise<T>((resolve, reject) => {
         const controller = new AbortController();
-        let started = false;
-        const giveUp = (error: unknown) => {
+        let waiting = true;
+        const stopWaiting = () => {
           clock.clearTimeout(timer);
           closing.signal.removeEventListener('abort', onClose);
-          if (started) return;
-          if (!keep) controller.abort();
-          reject(error);
+          const was = waiting;
+          waiting = false;
+          return was;
+        };
+        const giveUp = (error: unknown) => {
+          if (!stopWaiting()) return;
+          controller.abort();
+          if (anyway) task().then(resolve, reject);
+          else reject(error);
         };
         const onClose = () => giveUp(new AuthRequestError('The session was disposed.', 'dispose'));
         const timer = clock.setTimeout(
           () => giveUp(new AuthRequestError(`Waited ${lockTimeout / 1000} s for the "${name}" lock, which another session holds.`, 'lock')),
-          lockTimeout,
+          wait,
         );
         closing.signal.addEventListener('abort', onClose);
         lock(
           name,
           async () => {
-            if (controller.signal.aborted) return;
-            started = true;
-            giveUp(undefined);
-            await task().then(resolve, reject);
+            if (stopWaiting()) await task().then(resolve, reject);
           },
           controller.signal,
         ).catch(giveUp);
@@ -182,10 +200,10 @@ export function shareWith(
       },
       save(pair, wanted) {
         writing++;
-        // A pair waits for the lock, so that it cannot land inside another session's refresh; by then a logout
-        // may have emptied the store, and the pair is not written.
+        // A pair waits for the lock, so that it does not land inside another session's refresh, but at most
+        // SAVE_WAIT; by then a logout may have emptied the store, and the pair is not written.
         const write = () => io.queued(async () => void ((!wanted || wanted()) && (await put(pair))));
-        return (pair ? locked(write, true) : write()).catch(host.report).finally(() => {
+        return (pair ? locked(write, Math.min(SAVE_WAIT, lockTimeout), true) : write()).catch(host.report).finally(() => {
           if (--writing || !missed) return;
           missed = false;
           void follow();
@@ -196,40 +214,50 @@ export function shareWith(
           const stored = await read();
           if (stored === null && !unsaved) return { pair: null, reason: refused.has(pair.refreshToken) ? 'rejected' : undefined };
           if (stored && isNew(stored, pair)) return { pair: stored, adopted: true };
+          // Its answer died with the realm that sent it: submitting it again is reuse, and the session is lost.
+          if (peers.lost?.(pair.refreshToken)) return refuse(pair);
           remember(spent, pair.refreshToken);
-          let next: TokenPair;
+          peers.spend?.(pair.refreshToken);
           try {
-            next = await renew(pair);
-          } catch (error) {
-            // Refused as reused: a session that shares the store but not this lock may have won. Its pair is good.
-            const winner = AuthRejectedError.is(error) ? await read().catch(() => null) : null;
-            if (winner && isNew(winner, pair)) return { pair: winner, adopted: true };
-            // A dead token is taken out before the lock is released, so no session waiting for it submits it.
-            if (!AuthRequestError.is(error)) {
-              remember(refused, pair.refreshToken);
-              onRefused?.(pair.refreshToken);
-              await io.queued(() => clearIfHolds(pair));
+            let next: TokenPair;
+            try {
+              next = await renew(pair);
+            } catch (error) {
+              // Refused as reused: a session that shares the store but not this lock may have won. Its pair is good.
+              const winner = AuthRejectedError.is(error) ? await read().catch(() => null) : null;
+              if (winner && isNew(winner, pair)) return { pair: winner, adopted: true };
+              // A dead token is taken out before the lock is released, so no session waiting for it submits it.
+              if (!AuthRequestError.is(error)) await refuse(pair);
+              throw error;
             }
-            throw error;
+            // A compare-and-set on the write queue: a logout or login elsewhere may have replaced the pair while
+            // the request was out, and the new pair then belongs to nobody.
+            return await io.queued(async () => {
+              const now = await read().catch(() => undefined);
+              const ours = now === undefined || now?.refreshToken === pair.refreshToken || (now === null && unsaved);
+              if (ours && wanted()) {
+                await put(next);
+                return { pair: next };
+              }
+              await clearIfHolds(pair, now);
+              return now && wanted() && isNew(now, pair) ? { pair: now, adopted: true, orphan: next } : { pair: null, orphan: next };
+            });
+          } finally {
+            peers.spend?.(null);
           }
-          // A compare-and-set on the write queue: a logout or login elsewhere may have replaced the pair while
-          // the request was out, and the new pair then belongs to nobody.
-          return io.queued(async () => {
-            const now = await read().catch(() => undefined);
-            const ours = now === undefined || now?.refreshToken === pair.refreshToken || (now === null && unsaved);
-            if (ours && wanted()) {
-              await put(next);
-              return { pair: next };
-            }
-            await clearIfHolds(pair, now);
-            return now && wanted() && isNew(now, pair) ? { pair: now, adopted: true, orphan: next } : { pair: null, orphan: next };
-          });
         }),
       close() {
         unsubscribe?.();
         closing.abort();
       },
     };
+
+    async function refuse(pair: TokenPair): Promise<Rotation> {
+      remember(refused, pair.refreshToken);
+      peers.refuse?.(pair.refreshToken);
+      await io.queued(() => clearIfHolds(pair));
+      return { pair: null, reason: 'rejected' };
+    }
 
     async function clearIfHolds(pair: TokenPair, now?: TokenPair | null) {
       const stored = now === undefined ? await read().catch(() => null) : now;
