@@ -299,7 +299,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // restore is still reading. Nothing else revokes that epoch's pairs.
   function revokeNewest(old: Live | null, reading = restoring): Promise<unknown> | undefined {
     // A login's own pair, written before the read answered, is not the old session's.
-    if (!old) return reading?.then((pair) => pair && pair.refreshToken !== live?.pair.refreshToken && revoke(pair));
+    if (!old) return reading?.then((pair) => (pair && pair.refreshToken !== live?.pair.refreshToken ? revoke(pair) : undefined));
     old.revoking = true;
     return Promise.resolve(old.refreshing).then(() => revoke(old.next ?? old.pair));
   }
