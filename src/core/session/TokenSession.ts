@@ -305,15 +305,17 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   }
 
   // Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch. An operation
-  // (`token-expired`, `expired-locally`) waits for one retry due within RETRY_JOIN, whether it found the retry
-  // scheduled or its refresh failed: one transient failure costs it latency, not an error. Past that, or for a
-  // retry due later, it fails with the failure the retry waits out rather than send a refresh of its own. Only
-  // the retry itself, `refresh()` and the app coming back `force` a refresh.
+  // (`token-expired`, `expired-locally`) waits for one retry while its whole wait stays within RETRY_JOIN,
+  // whether it found the retry scheduled or its refresh failed: one quick transient failure costs it latency, not
+  // an error. Past that (a lock held by a frozen tab, a refresh that timed out), it fails with the failure the
+  // retry waits out rather than send a refresh of its own. Only the retry itself, `refresh()` and the app coming
+  // back `force` a refresh.
   async function renew(from: Live, trigger: RefreshTrigger, force = false): Promise<Live> {
     let patient = !force && (trigger === 'token-expired' || trigger === 'expired-locally');
+    const since = clock.now();
     for (;;) {
       if (from.retry && !force && !from.refreshing) {
-        const due = (from.retry.at ?? Infinity) - clock.now();
+        const due = (from.retry.at ?? Infinity) - since;
         if (!patient || due > RETRY_JOIN) throw from.retry.error;
         patient = false;
         await sleep(due);
@@ -369,8 +371,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     // An adopted pair that a session sharing the store kept without its time of issue, and that looks dead by
     // this clock, is timed from now: renewing it at once would renew every pair that follows it too.
     const pair = rotation.adopted ? seen(rotation.pair!) : rotation.pair;
-    // An adopted pair is this session's newest too: a logout revokes it, not the spent one.
-    if (rotation.adopted) from.next = pair!;
+    // An adopted pair is this session's newest too: a logout revokes it, not the spent one. Once this session is
+    // being revoked (logged out, or replaced by a login), a pair in the store is a newer session's: not its own.
+    if (rotation.adopted && !from.revoking) from.next = pair!;
     if (orphan && !from.revoking && !transport.ownsSession) revoke(orphan);
     // Followed already (the store told of the pair before this answer came), or not wanted any more.
     const applied = pair?.refreshToken === (live as Live | null)?.pair.refreshToken;

@@ -21,7 +21,7 @@ export interface ShareTokenStoreOptions {
   /**
    * How long a session waits for the lock before its refresh fails with a transient `AuthRequestError`, in ms:
    * a holder that crashed or a frozen tab must not stall the others for good.
-   * @defaultValue `60_000`
+   * @defaultValue `20_000`
    */
   lockTimeout?: number;
 }
@@ -99,7 +99,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
   if (SHARED in store) return store as unknown as SharedTokenStore;
   const lock = options.lock ?? createLock();
   const name = options.name ?? 'apollo-link-token-pair';
-  const lockTimeout = options.lockTimeout ?? 60_000;
+  const lockTimeout = options.lockTimeout ?? 20_000;
   const { refused } = peers;
   const spent = new Set<string>();
   // The last write failed: the store may hold an older pair, or nothing, where a session holds a newer one.
