@@ -22,7 +22,7 @@ const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id)
 // The engine's own members (the session record, the store seam, the timer, the floor), which no app, storage,
 // message or other entry ever sees: the core's bundle renames them short, as a minifier cannot (it must keep
 // every property name). Each name here is used in the core for nothing else.
-const INTERNAL = /^(epoch|refreshing|revoking|sent|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel)$/;
+const INTERNAL = /^(epoch|refreshing|revoking|sent|read|write|queued|put|notify|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel)$/;
 const renameInternal = {
   name: 'rename-internal',
   async renderChunk(code) {

@@ -69,8 +69,7 @@ export declare namespace TokenExpiredLink {
  * replayed once; not worth a check, the failure is passed on as it came. Other errors pass through untouched.
  */
 export class TokenExpiredLink extends ApolloLink {
-  constructor(options: TokenExpiredLink.Options) {
-    const { auth, isTokenExpiredError: isExpired = isTokenExpiredError, isUnauthenticatedError: isRefused = isUnauthenticatedError } = options;
+  constructor({ auth, isTokenExpiredError: isExpired = isTokenExpiredError, isUnauthenticatedError: isRefused = isUnauthenticatedError }: TokenExpiredLink.Options) {
     super((operation, forward) =>
       defer(() => {
         let emitted = false;
