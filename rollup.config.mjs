@@ -19,10 +19,12 @@ const isSharedHelper = (id) => id.startsWith(`${src}shared/`);
 const satelliteExternal = (self) => (id) => isBare(id) || (id.startsWith(src) && !isSharedHelper(id) && satelliteOf(id) !== self);
 const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id) ?? 'index'}.${extension}` : id);
 
-// The engine's own members (the session record, the store seam, the timer, the floor), which no app, storage,
-// message or other entry ever sees: the core's bundle renames them short, as a minifier cannot (it must keep
-// every property name). Each name here is used in the core for nothing else.
-const INTERNAL = /^(epoch|refreshing|revoking|sent|read|write|queued|put|notify|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel)$/;
+// The engine's own members (the links' view of the session, the session record, the store seam and its reads
+// and writes, the timer, the floor, the checks), which no app, storage, message or other entry ever sees: the
+// core's bundle renames them short, as a minifier cannot (it must keep every property name). Each name here is
+// used in the core for nothing else; the satellites keep theirs (server code has a `rotate` and a `report` of
+// its own, `./react` a `current`).
+const INTERNAL = /^(current|recover|check|epoch|refreshing|revoking|sent|read|write|queued|put|notify|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel)$/;
 const renameInternal = {
   name: 'rename-internal',
   async renderChunk(code) {
