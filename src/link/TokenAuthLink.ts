@@ -34,8 +34,7 @@ export declare namespace TokenAuthLink {
  * promise.
  */
 export class TokenAuthLink extends ApolloLink {
-  constructor(options: TokenAuthLink.Options) {
-    const { auth } = options;
+  constructor({ auth }: TokenAuthLink.Options) {
     super((operation, forward) => {
       const sent = auth.current();
       if (!(sent instanceof Promise)) return forward(attach(operation, sent));

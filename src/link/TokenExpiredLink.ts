@@ -69,8 +69,7 @@ export declare namespace TokenExpiredLink {
  * replayed once; not worth a check, the failure is passed on as it came. Other errors pass through untouched.
  */
 export class TokenExpiredLink extends ApolloLink {
-  constructor(options: TokenExpiredLink.Options) {
-    const { auth, isTokenExpiredError: isExpired = isTokenExpiredError, isUnauthenticatedError: isRefused = isUnauthenticatedError } = options;
+  constructor({ auth, isTokenExpiredError: isExpired = isTokenExpiredError, isUnauthenticatedError: isRefused = isUnauthenticatedError }: TokenExpiredLink.Options) {
     super((operation, forward) =>
       defer(() => {
         let emitted = false;
@@ -89,33 +88,25 @@ export class TokenExpiredLink extends ApolloLink {
           if (refused !== 'maybe' || !auth.check) return passOn();
           return from(auth.check(sent(), messagesOf(error))).pipe(mergeMap((renewed) => (renewed ? replay() : passOn())));
         };
+        // A result refused: thrown, with its verdict, to leave the first attempt (unsubscribed at once) for the
+        // replay or the check below, which the predicates do not run for again.
+        let refused: Parameters<typeof recover> | undefined;
         return forward(operation).pipe(
           map((result) => {
             const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
-            const refused = error && verdict(error);
-            // Thrown to leave the first attempt (unsubscribed at once) for the replay, or the check, below.
-            if (refused) throw new Refused(refused, error, result);
+            const said = error && verdict(error);
+            if (said) throw (refused = [said, error, () => of(result)]);
             emitted = true;
             return result;
           }),
-          catchError((error: unknown) =>
-            error instanceof Refused
-              ? recover(error.verdict, error.error, () => of(error.result))
-              : recover(verdict(error), error, () => throwError(() => error)),
-          ),
+          catchError((error: unknown) => {
+            const args: Parameters<typeof recover> = error === refused ? refused! : [verdict(error), error, () => throwError(() => error)];
+            return recover(...args);
+          }),
         );
       }),
     );
   }
-}
-
-// A result refused with `verdict`: carried to the replay or the check, so the predicates run once.
-class Refused {
-  constructor(
-    readonly verdict: true | 'maybe',
-    readonly error: CombinedGraphQLErrors,
-    readonly result: ApolloLink.Result,
-  ) {}
 }
 
 function messagesOf(error: unknown): string {

@@ -40,6 +40,6 @@ describe('readTokenPair', () => {
     ['a numeric refresh token', { accessToken: makeJwt({}), refreshToken: 42 }, 'refreshToken answered without a valid refreshToken.'],
     ['an access token that is not a JWT', { accessToken: 'x', refreshToken: 'r' }, 'refreshToken answered with an access token that is not a valid JWT.'],
   ])('refuses %s with a clear AuthRequestError', (_name, value, message) => {
-    expect(() => readTokenPair(value, 'refreshToken')).toThrow(expect.objectContaining({ name: 'AuthRequestError', message }));
+    expect(() => readTokenPair(value, 'refreshToken', 0)).toThrow(expect.objectContaining({ name: 'AuthRequestError', message }));
   });
 });

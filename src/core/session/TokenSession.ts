@@ -15,7 +15,6 @@ import { createRefreshTimer } from './RefreshTimer';
 import { SessionEndedError, type SessionEndReason } from '../errors/SessionEndedError';
 import type { TokenAuthOptions, RefreshEvent, RefreshTrigger } from './TokenAuthOptions';
 import type { SessionEnd, TokenAuthState, TokenUser } from './TokenAuthState';
-import type { TransportAnswer } from '../transports/TokenAuthTransport';
 import type { TokenPair } from '../stores/TokenStore';
 
 /**
@@ -203,8 +202,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       let next: Live;
       try {
         const answer = await call('loginWithEmailPassword', (signal) => transport.login(email, password, signal));
-        const pair = readTokenPair(answer, 'loginWithEmailPassword');
-        next = record({ ...pair, receivedAt: receivedAt(answer) }, {}, answer.user as Partial<TokenUser> | undefined);
+        next = record(readTokenPair(answer, 'loginWithEmailPassword', clock.now()), {}, answer.user as Partial<TokenUser> | undefined);
         // The same user signing in again continues the epoch: operations waiting on a refresh replay with this pair.
         if (live?.user.id && live.user.id === next.user.id) next = { ...next, epoch: live.epoch };
       } catch (error) {
@@ -390,7 +388,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     from.sent = true;
     const answer = await call('refreshToken', (signal) => transport.refresh(pair.refreshToken, signal), !seam.volatile);
     try {
-      return (from.next = { ...readTokenPair(answer, 'refreshToken'), receivedAt: receivedAt(answer) });
+      return (from.next = readTokenPair(answer, 'refreshToken', clock.now()));
     } catch (error) {
       // The service spent the old token and sent nothing usable: a refresh token it carried is revoked.
       const { accessToken, refreshToken } = answer ?? {};
@@ -410,11 +408,6 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       if (AuthRejectedError.is(error) || AuthRequestError.is(error) || SessionEndedError.is(error)) throw error;
       throw new AuthRequestError(`${operation} failed.`, operation, undefined, error);
     }
-  }
-
-  // When the answer's access token was issued: now, unless the answer says it is older.
-  function receivedAt(answer: TransportAnswer): number {
-    return clock.now() - Math.max(0, Number(answer.age) || 0);
   }
 
   function revoke(pair: TokenPair): Promise<void> {

@@ -29,18 +29,19 @@ export function isTokenPair(value: unknown): value is TokenPair {
 }
 
 /**
- * Checks that `value` is a token pair with a decodable access token, and returns the pair.
+ * Checks that `value` is a token pair with a decodable access token, and returns the pair, received at `now`
+ * unless the answer says its access token is older (`age`, in ms).
  *
  * @throws {@link AuthRequestError} naming what is wrong, so that nothing malformed is ever stored.
  */
-export function readTokenPair(value: unknown, operation: string): TokenPair {
+export function readTokenPair(value: unknown, operation: string, now: number): TokenPair {
   const missing = (name: string) => new AuthRequestError(`${operation} answered without a valid ${name}.`, operation);
   const { accessToken } = (value ?? {}) as { accessToken?: unknown };
   if (!accessToken || typeof accessToken !== 'string') throw missing('accessToken');
   if (!isTokenPair(value)) throw missing('refreshToken');
   try {
     decodeAccessToken(accessToken);
-    return { accessToken, refreshToken: value.refreshToken };
+    return { accessToken, refreshToken: value.refreshToken, receivedAt: now - Math.max(0, Number((value as { age?: unknown }).age) || 0) };
   } catch (cause) {
     throw new AuthRequestError(`${operation} answered with an access token that is not a valid JWT.`, operation, undefined, cause);
   }
