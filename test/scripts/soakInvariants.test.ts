@@ -65,6 +65,42 @@ describe('the soak checker', () => {
     expect(failing(journal)).toEqual(['no-crossed-data']);
   });
 
+  it('fails a subscription event of one user on the screen of another, or on a screen between users for over 2 s', () => {
+    const journal = journalOfTwoTabs();
+    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 5000, n: 1, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    expect(failing(journal)).toEqual([]);
+    // Between users: the screen changed within 2 s of the event.
+    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'loading' }, { tab: 'vite-spa#1', app: 'vite-spa', t: 20_500, screen: 'admin@demo.test' });
+    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 21_000, n: 2, email: 'admin@demo.test', screen: 'loading' });
+    expect(failing(journal)).toEqual([]);
+    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 25_000, n: 3, email: 'admin@demo.test', screen: 'signed-out' });
+    expect(failing(journal)).toEqual(['no-crossed-data']);
+    journal.ticks.pop();
+    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 26_000, n: 4, email: 'owner@demo.test', screen: 'admin@demo.test' });
+    const [crossed] = checkInvariants(journal, facts).filter((result) => !result.passed);
+    expect(crossed?.violations.map((violation) => violation.text)).toEqual(['ticker event 4 for owner@demo.test shown while the tab showed admin@demo.test']);
+  });
+
+  it('fails a mutation that ran twice on the API, or that succeeded in its client and never ran', () => {
+    const journal = journalOfTwoTabs();
+    const mutation = (id: number, name: string, ok: boolean) =>
+      journal.operations.push({ tab: 'vite-spa#1', app: 'vite-spa', id, kind: 'mutation', name, start: 5000 + id, end: 5100 + id, ok, ...(!ok && { error: 'cut' }) });
+    Object.assign(journal.startFault('api-restart', 'api'), { start: 4000, end: 6000 });
+    mutation(1, 'm1', true);
+    mutation(2, 'm2', false);
+    mutation(3, 'm3', false);
+    journal.runs.set('m1', 1);
+    // A failed mutation may have run once (its answer lost), or not at all (refused).
+    journal.runs.set('m2', 1);
+    expect(failing(journal, { renames: 2 })).toEqual([]);
+    expect(failing(journal, { renames: 3 })).toEqual(['mutation-once']);
+    journal.runs.set('m2', 2);
+    expect(failing(journal, { renames: 3 })).toEqual(['mutation-once']);
+    journal.runs.set('m2', 1);
+    journal.runs.delete('m1');
+    expect(failing(journal, { renames: 1 })).toEqual(['mutation-once']);
+  });
+
   it('fails a session that refreshes twice per token lifetime', () => {
     const journal = journalOfTwoTabs();
     journal.sessions.push({ t: 0, kind: 'login', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
