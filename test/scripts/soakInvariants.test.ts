@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkInvariants } from '../../scripts/soak/checkInvariants';
+import { checkInvariants, type RunFacts } from '../../scripts/soak/checkInvariants';
 import { Journal } from '../../scripts/soak/Journal';
 import { withCookies } from '../../scripts/soak/FrontProxy';
 import { planFaults, SYSTEM_FAULTS, TAB_FAULTS } from '../../scripts/soak/planFaults';
 import { createRandom } from '../../scripts/soak/random';
 
 // The soak's checker must be able to fail: each invariant, given a journal that breaks it, reports it.
-const facts = { durationMs: 60_000, accessTokenTtlMs: 10_000, reuse: [] as Array<{ t: number; count: number }> };
+const facts: RunFacts = { durationMs: 60_000, accessTokenTtlMs: 10_000, reuse: [] };
 
 function journalOfTwoTabs(): Journal {
   const journal = new Journal();
@@ -15,7 +15,7 @@ function journalOfTwoTabs(): Journal {
   return journal;
 }
 
-const failing = (journal: Journal, extra: Partial<typeof facts> = {}) =>
+const failing = (journal: Journal, extra: Partial<RunFacts> = {}) =>
   checkInvariants(journal, { ...facts, ...extra })
     .filter((result) => !result.passed)
     .map((result) => result.name);
