@@ -62,6 +62,8 @@ export function writeReport(journal: Journal, results: InvariantResult[], option
     ...journal.screens.map((each) => ({ ...each, type: 'screen' })),
     ...journal.sessions.map((each) => ({ ...each, type: 'session' })),
     ...journal.operations.filter((op) => !op.ok).map((op) => ({ ...op, t: op.start, type: 'failed-operation' })),
+    ...journal.operations.filter((op) => op.ok && op.kind === 'mutation').map((op) => ({ ...op, t: op.start, runs: journal.runs.get(op.name!) ?? 0, type: 'mutation' })),
+    ...journal.ticks.map((each) => ({ ...each, type: 'tick' })),
   ].sort((a, b) => a.t - b.t);
   writeFileSync(join(options.out, 'journal.jsonl'), events.map((each) => JSON.stringify(each)).join('\n') + '\n');
   return summary;
