@@ -137,6 +137,9 @@ export class AppTabs {
       case 'tick':
         this.journal.ticks.push({ tab: tab.name, app: this.app, t, n: event['n'] as number, email: event['email'] as string, screen: event['screen'] as string });
         break;
+      case 'ticker':
+        this.journal.note('ticker', String(event['text']), tab.name, this.app, t);
+        break;
       case 'op-end': {
         const op = this.pending.get(key);
         if (!op) break;

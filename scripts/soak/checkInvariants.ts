@@ -154,6 +154,8 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
     ].sort((a, b) => a.t - b.t),
   );
 
+  result('subscription-live', 'the ticker subscription has an event within 30 s of every fault-free moment signed in', ...tickerLiveness(journal, facts));
+
   result('mutation-once', 'every mutation the clients saw succeed ran once on the API, none ran twice', ...mutationRuns(journal, facts));
 
   const errors = journal.notes.filter((note) => note.kind === 'page-error' || note.kind === 'console-error');
@@ -196,6 +198,39 @@ function mutationRuns(journal: Journal, facts: RunFacts): [string, Violation[]] 
     `${mutations.length} mutations sent, ${ok.length} succeeded in their clients; the API ran them ${runs} times (${facts.renames ?? '?'} in all), ${unknown.filter((op) => journal.runs.has(op.name!)).length} of the ${unknown.length} that failed or never settled had run once`,
     violations,
   ];
+}
+
+/**
+ * In each tab that shows the ticker (one that had an event), the time it waited for the next event while it showed
+ * a user and no fault of its app (nor the 2 s after one) was on: over 30 s of that is a subscription that stopped.
+ */
+function tickerLiveness(journal: Journal, facts: RunFacts): [string, Violation[]] {
+  const violations: Violation[] = [];
+  const waits: string[] = [];
+  for (const tab of [...new Set(journal.ticks.map((tick) => tick.tab))]) {
+    const ticks = journal.ticks.filter((tick) => tick.tab === tab);
+    const app = ticks[0]!.app;
+    const faults = faultsOf(journal, app);
+    const screens = journal.screens.filter((screen) => screen.tab === tab);
+    let next = 0;
+    let shown = 0;
+    let due = 0;
+    let longest = 0;
+    let reported = false;
+    for (let t = ticks[0]!.t; t <= facts.durationMs; t += 250) {
+      for (; next < ticks.length && ticks[next]!.t <= t; next++) [due, reported] = [0, false];
+      for (; shown < screens.length && screens[shown]!.t <= t; shown++);
+      if (screens[shown - 1]?.screen.includes('@') && !meets(t, t, faults)) due += 250;
+      longest = Math.max(longest, due);
+      if (due > SETTLE_LIMIT && !reported) {
+        reported = true;
+        const last = ticks[next - 1]!;
+        violations.push({ t: last.t, tab, app, text: `no ticker event for over 30 s of signed-in time with no fault, after event ${last.n} at ${(last.t / 1000).toFixed(1)} s` });
+      }
+    }
+    waits.push(`${tab}: ${(longest / 1000).toFixed(1)} s`);
+  }
+  return [`the longest fault-free signed-in wait for an event: ${waits.join(', ') || 'no tab showed the ticker'}`, violations];
 }
 
 /** The ticker tabs' events: how many, and the longest wait between two in a page load. */

@@ -82,10 +82,12 @@ export function pageProbe(config: ProbeConfig): void {
     let lastTick = '';
     const lookTicker = () => {
       const text = document.querySelector('[data-testid="ticker"]')?.textContent ?? '';
-      const tick = /^Tick (\d+) for (.+)$/.exec(text.trim());
-      if (!tick || text === lastTick) return;
+      if (text === lastTick) return;
       lastTick = text;
-      report({ type: 'tick', n: Number(tick[1]), email: tick[2], screen: readScreen() });
+      const tick = /^Tick (\d+) for (.+)$/.exec(text.trim());
+      // Anything else it shows ("Ticker failed: …", "Waiting for the first tick…") goes to the journal as it is.
+      if (tick) report({ type: 'tick', n: Number(tick[1]), email: tick[2], screen: readScreen() });
+      else if (text) report({ type: 'ticker', text });
     };
     const observe = () => new MutationObserver(lookTicker).observe(document.documentElement, { subtree: true, childList: true, characterData: true });
     if (document.documentElement) observe();

@@ -67,7 +67,8 @@ describe('the soak checker', () => {
 
   it('fails a subscription event of one user on the screen of another, or on a screen between users for over 2 s', () => {
     const journal = journalOfTwoTabs();
-    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 5000, n: 1, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    // Events every 5 s to the end: the ticker runs.
+    for (let t = 5000; t <= 60_000; t += 5000) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 5000, email: 'admin@demo.test', screen: 'admin@demo.test' });
     expect(failing(journal)).toEqual([]);
     // Between users: the screen changed within 2 s of the event.
     journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'loading' }, { tab: 'vite-spa#1', app: 'vite-spa', t: 20_500, screen: 'admin@demo.test' });
@@ -79,6 +80,18 @@ describe('the soak checker', () => {
     journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 26_000, n: 4, email: 'owner@demo.test', screen: 'admin@demo.test' });
     const [crossed] = checkInvariants(journal, facts).filter((result) => !result.passed);
     expect(crossed?.violations.map((violation) => violation.text)).toEqual(['ticker event 4 for owner@demo.test shown while the tab showed admin@demo.test']);
+  });
+
+  it('fails a ticker that stops for over 30 s of signed-in time with no fault, not one a fault stops', () => {
+    const journal = journalOfTwoTabs();
+    const run = { durationMs: 70_000 };
+    for (let t = 2000; t <= 20_000; t += 500) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 500, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    expect(failing(journal, run)).toEqual(['subscription-live']);
+    // An API outage from 21 s: its window (and 2 s after it) is the fault's; 30 s of the rest is the ticker's.
+    const outage = Object.assign(journal.startFault('api-503', 'api'), { start: 21_000, end: 35_000 });
+    expect(failing(journal, run)).toEqual(['subscription-live']);
+    outage.end = 45_000;
+    expect(failing(journal, run)).toEqual([]);
   });
 
   it('fails a mutation that ran twice on the API, or that succeeded in its client and never ran', () => {
