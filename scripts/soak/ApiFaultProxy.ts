@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import type { AppName, Journal } from './Journal.ts';
 
 /** What the API's front answers with now. */
@@ -19,10 +19,22 @@ const SLOW_MS = 2000;
  * refresh belongs to.
  */
 export class ApiFaultProxy {
-  mode: ApiMode = 'normal';
   port = 0;
+  private current: ApiMode = 'normal';
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  /** The WebSockets (graphql-ws) piped to the API now: the browser's side. */
+  private readonly upgraded = new Set<Socket>();
+
+  /** What the front answers with now. Entering 503 cuts every WebSocket: the API is unavailable to them too. */
+  get mode(): ApiMode {
+    return this.current;
+  }
+
+  set mode(mode: ApiMode) {
+    this.current = mode;
+    if (mode === '503') for (const socket of this.upgraded) socket.destroy();
+  }
 
   constructor(
     private readonly upstream: URL,
@@ -41,6 +53,7 @@ export class ApiFaultProxy {
 
   async listen(): Promise<void> {
     const server = createServer((req, res) => void this.serve(req, res));
+    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.upgrade(req, socket, head));
     server.keepAliveTimeout = 5000;
     server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -66,6 +79,39 @@ export class ApiFaultProxy {
     await this.close();
     await new Promise((resolve) => setTimeout(resolve, ms));
     await this.listen();
+  }
+
+  /**
+   * A WebSocket upgrade (graphql-ws at /graphql): refused with 503 during a 503, 2 s late while slow, otherwise
+   * the request and both directions piped to the API as they are. A restart cuts it with every connection.
+   */
+  private async upgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    if (this.mode === '503') {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    if (this.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+    if (socket.destroyed) return;
+    const upstream = connect(Number(this.upstream.port), this.upstream.hostname);
+    this.upgraded.add(socket);
+    const cut = () => {
+      this.upgraded.delete(socket);
+      socket.destroy();
+      upstream.destroy();
+    };
+    socket.once('close', cut);
+    upstream.once('close', cut);
+    upstream.on('error', cut);
+    upstream.once('connect', () => {
+      const headers = Object.entries({ ...req.headers, host: this.upstream.host }).flatMap(([name, value]) =>
+        (Array.isArray(value) ? value : [value]).map((each) => `${name}: ${each}\r\n`),
+      );
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join('')}\r\n`);
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -94,7 +140,7 @@ export class ApiFaultProxy {
     upstream.end(body);
   }
 
-  /** Notes the session (`sid`) of each pair a login or refresh issued, and each logout. */
+  /** Notes the session (`sid`) of each pair a login or refresh issued, and each logout; counts the mutations run. */
   private readSessions(req: IncomingMessage, body: Buffer, answer: Buffer): void {
     const journal = this.journalOf();
     if (req.method !== 'POST') return;
@@ -108,6 +154,9 @@ export class ApiFaultProxy {
       return;
     }
     const query = sent?.query ?? '';
+    // A mutation the API ran (it answered with the club): counted by its name, unique to one mutation of the workload.
+    const renamed = (data?.['renameClub'] as { name?: string } | null | undefined)?.name;
+    if (/\brenameClub\b/.test(query) && renamed !== undefined) journal.runs.set(renamed, (journal.runs.get(renamed) ?? 0) + 1);
     const kind = /\bloginWithEmailPassword\b/.test(query) ? 'login' : /\brefreshToken\s*\(/.test(query) ? 'refresh' : undefined;
     // A refused refresh, in the API's words, with the token's tail: the events around a lost session show it.
     if (kind === 'refresh' && errors?.length) {

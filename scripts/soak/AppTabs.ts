@@ -26,6 +26,11 @@ export class AppTabs {
     private readonly url: string,
     private readonly status: string,
     private readonly query: unknown,
+    private readonly mutation: unknown,
+    /** The club the tabs' mutations rename: one every person of the app may see. */
+    private readonly club: string,
+    /** The tab (from 1) that shows the `ticker` subscription (`&ticker` in its URL), if any. */
+    private readonly tickerTab: number | undefined,
     readonly people: readonly Person[],
     private readonly seed: number,
     private readonly journal: Journal,
@@ -49,8 +54,10 @@ export class AppTabs {
       this.journal.note('page-error', String(error.error()?.stack ?? error.error()), tab?.name, this.app);
     });
     for (let index = 1; index <= count; index++) {
-      const config: ProbeConfig = { seed: this.seed * 1000 + index, status: this.status, query: this.query };
-      const tab = new Tab(this.app, `${this.app}#${index}`, this.context, this.url, config, this.pages, this.journal);
+      const name = `${this.app}#${index}`;
+      const ticker = index === this.tickerTab;
+      const config: ProbeConfig = { seed: this.seed * 1000 + index, status: this.status, query: this.query, mutation: this.mutation, club: this.club, tab: name, ticker };
+      const tab = new Tab(this.app, name, this.context, ticker ? `${this.url}&ticker` : this.url, config, this.pages, this.journal);
       this.tabs.push(tab);
       this.journal.tabs.push({ tab: tab.name, app: this.app });
       await tab.open();
@@ -116,11 +123,23 @@ export class AppTabs {
         this.journal.note('state', JSON.stringify({ ...event, at: undefined, load: undefined, type: undefined }), tab.name, this.app, t);
         break;
       case 'op-start': {
-        const op: OperationRecord = { tab: tab.name, app: this.app, id: this.journal.operations.length + 1, start: t };
+        const op: OperationRecord = {
+          tab: tab.name,
+          app: this.app,
+          id: this.journal.operations.length + 1,
+          start: t,
+          ...(event['kind'] === 'mutation' && { kind: 'mutation' as const, name: event['name'] as string }),
+        };
         this.journal.operations.push(op);
         this.pending.set(key, op);
         break;
       }
+      case 'tick':
+        this.journal.ticks.push({ tab: tab.name, app: this.app, t, n: event['n'] as number, email: event['email'] as string, screen: event['screen'] as string });
+        break;
+      case 'ticker':
+        this.journal.note('ticker', String(event['text']), tab.name, this.app, t);
+        break;
       case 'op-end': {
         const op = this.pending.get(key);
         if (!op) break;

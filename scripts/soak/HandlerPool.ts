@@ -10,11 +10,19 @@ export interface HandlerInstance {
   port: number;
 }
 
+/** What an instance is started with; `TOKEN_HANDLER_SECRET_OLD` during a rotation (the ring: new, old). */
+export interface HandlerEnv {
+  GRAPHQL_URL: string;
+  TOKEN_HANDLER_SECRET: string;
+  TOKEN_HANDLER_SECRET_OLD?: string;
+  REDIS_PORT: string;
+}
+
 /** The token handler's instances (two), each a process of `handlerInstance.ts`, sharing one Redis. */
 export class HandlerPool {
   readonly instances: HandlerInstance[] = [];
 
-  constructor(private readonly env: { GRAPHQL_URL: string; TOKEN_HANDLER_SECRET: string; REDIS_PORT: string }) {}
+  constructor(private readonly env: HandlerEnv) {}
 
   async start(names: readonly string[]): Promise<void> {
     for (const name of names) this.instances.push({ name, ...(await this.spawn(name)) });
@@ -32,14 +40,33 @@ export class HandlerPool {
     Object.assign(instance, await this.spawn(instance.name));
   }
 
+  /**
+   * A deploy of `instance` with `env` changed (a rolling deploy's step): the new process starts and takes the
+   * instance's place once it listens, then the old one is stopped (SIGTERM). Instances started later get `env` too.
+   */
+  async redeploy(instance: HandlerInstance, env: Partial<HandlerEnv>): Promise<void> {
+    const fresh = await this.spawn(instance.name, { ...this.env, ...env });
+    const old = instance.process;
+    Object.assign(instance, fresh);
+    await old.stop();
+  }
+
+  /** What instances are started with from now on (a restart after a redeploy keeps the deploy's secrets). */
+  setEnv(env: Partial<HandlerEnv>): void {
+    Object.assign(this.env, env);
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.instances.map((instance) => instance.process.stop()));
   }
 
-  private async spawn(name: string): Promise<{ process: SoakProcess; port: number }> {
+  private async spawn(name: string, env: HandlerEnv = this.env): Promise<{ process: SoakProcess; port: number }> {
     // Node itself with tsx's loader, not the tsx command: that one runs the script in a child, which a SIGKILL of
     // its PID would leave running.
-    const process = new SoakProcess(`token handler ${name}`, globalThis.process.execPath, ['--import', 'tsx', 'scripts/soak/handlerInstance.ts'], { cwd: ROOT, env: this.env });
+    const process = new SoakProcess(`token handler ${name}`, globalThis.process.execPath, ['--import', 'tsx', 'scripts/soak/handlerInstance.ts'], {
+      cwd: ROOT,
+      env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    });
     const match = await process.waitFor(/listening on port (\d+)/, 30_000);
     return { process, port: Number(match[1]) };
   }

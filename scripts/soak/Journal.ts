@@ -15,7 +15,8 @@ export type FaultKind =
   | 'api-slow'
   | 'api-restart'
   | 'handler-restart'
-  | 'redis-restart';
+  | 'redis-restart'
+  | 'secret-rotation';
 
 /** A fault as it ran: from `start` to `end` (ms since the soak's start). */
 export interface FaultRecord {
@@ -36,6 +37,10 @@ export interface OperationRecord {
   readonly tab: string;
   readonly app: AppName;
   readonly id: number;
+  /** A mutation (`renameClub`); absent for the query (`me`). */
+  readonly kind?: 'mutation';
+  /** A mutation's club name: unique to it, so the API's runs of it can be counted. */
+  readonly name?: string;
   readonly start: number;
   end?: number;
   ok?: boolean;
@@ -44,6 +49,16 @@ export interface OperationRecord {
   user?: string;
   /** The user the tab showed when the answer came. */
   screen?: string;
+}
+
+/** A subscription event shown in a tab (`ticker`): the user it is for, and the user the screen showed then. */
+export interface TickRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  readonly t: number;
+  readonly n: number;
+  readonly email: string;
+  readonly screen: string;
 }
 
 /** What a tab shows: a user's e-mail, `signed-out`, or `loading` (restoring, rendering, closed). */
@@ -93,6 +108,9 @@ export class Journal {
   readonly states: StateRecord[] = [];
   readonly notes: NoteRecord[] = [];
   readonly sessions: SessionRecord[] = [];
+  readonly ticks: TickRecord[] = [];
+  /** How many times the API ran each mutation (`renameClub` answered with data), by its club name. */
+  readonly runs = new Map<string, number>();
   /** Heap samples per tab: [ms, bytes, page load number]. */
   readonly heap = new Map<string, Array<[number, number, number]>>();
   /** The tabs, in the order they opened. */

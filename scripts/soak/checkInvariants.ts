@@ -25,6 +25,8 @@ export interface RunFacts {
   readonly accessTokenTtlMs: number;
   /** Refresh tokens the API saw spent twice, and when. */
   readonly reuse: ReadonlyArray<{ t: number; count: number }>;
+  /** The mutations the API ran in all (its `stats.renames`), when known: it must equal the runs the journal counted. */
+  readonly renames?: number;
 }
 
 const GRACE = 2000;
@@ -32,7 +34,7 @@ const SETTLE_LIMIT = 30_000;
 const SAME_USER_LIMIT = 2000;
 const REFRESH_LIMIT = 1.25;
 /** Network errors a fault causes, as Chromium writes them to the console. */
-const NETWORK_ERROR = /Failed to load resource|net::ERR_|Failed to fetch|NetworkError/;
+const NETWORK_ERROR = /Failed to load resource|net::ERR_|Failed to fetch|NetworkError|WebSocket connection to .* failed/;
 
 /** The faults whose windows excuse what happens in `app`: its own tabs' faults, and the system's that it goes through. */
 export function faultsOf(journal: Journal, app: AppName | undefined): FaultRecord[] {
@@ -135,12 +137,26 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   result('refresh-rate', `at most ${REFRESH_LIMIT} refreshes per session per access-token lifetime outside fault windows`, ...refreshRate(journal, facts));
 
   const crossed = journal.operations.filter((op) => op.app !== 'worker' && op.user && op.screen?.includes('@') && op.user !== op.screen);
+  // A subscription event on the screen of another user; on a screen between users ('loading', 'signed-out')
+  // only when that screen did not change within 2 s of it.
+  const crossedTicks = journal.ticks.filter(
+    (tick) =>
+      tick.email !== tick.screen &&
+      (tick.screen.includes('@') || !journal.screens.some((screen) => screen.tab === tick.tab && Math.abs(screen.t - tick.t) <= GRACE)),
+  );
   result(
     'no-crossed-data',
-    "no answer for one user on another user's screen",
-    `${journal.operations.filter((op) => op.user).length} answers compared with the screen they arrived on (subscriptions are not in this soak)`,
-    crossed.map((op) => ({ t: op.end!, tab: op.tab, app: op.app, text: `an answer for ${op.user} arrived while the tab showed ${op.screen}` })),
+    "no answer or subscription event for one user on another user's screen",
+    `${journal.operations.filter((op) => op.user).length} answers and ${journal.ticks.length} subscription events (${tickGaps(journal)}) compared with the screen they arrived on`,
+    [
+      ...crossed.map((op) => ({ t: op.end!, tab: op.tab, app: op.app, text: `an answer for ${op.user} arrived while the tab showed ${op.screen}` })),
+      ...crossedTicks.map((tick) => ({ t: tick.t, tab: tick.tab, app: tick.app, text: `ticker event ${tick.n} for ${tick.email} shown while the tab showed ${tick.screen}` })),
+    ].sort((a, b) => a.t - b.t),
   );
+
+  result('subscription-live', 'the ticker subscription has an event within 30 s of every fault-free moment signed in', ...tickerLiveness(journal, facts));
+
+  result('mutation-once', 'every mutation the clients saw succeed ran once on the API, none ran twice', ...mutationRuns(journal, facts));
 
   const errors = journal.notes.filter((note) => note.kind === 'page-error' || note.kind === 'console-error');
   const unexplained = errors.filter(
@@ -155,6 +171,80 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
 
   result('heap', "no tab's JS heap grows across the run", ...heapTrend(journal));
   return results;
+}
+
+/**
+ * Each mutation of the workload renames a club to a name of its own; the API front counted the answers that
+ * carried it (the mutation ran). One that succeeded in its client ran exactly once; one that failed, or whose
+ * page went away first, ran at most once (a replay after a refusal is one run: the refused attempt did not run).
+ */
+function mutationRuns(journal: Journal, facts: RunFacts): [string, Violation[]] {
+  const violations: Violation[] = [];
+  const mutations = journal.operations.filter((op) => op.kind === 'mutation' && op.name);
+  const ok = mutations.filter((op) => op.ok);
+  let runs = 0;
+  for (const op of mutations) {
+    const count = journal.runs.get(op.name!) ?? 0;
+    runs += count;
+    if (count > 1) violations.push({ t: op.start, tab: op.tab, app: op.app, text: `mutation "${op.name}" ran ${count} times on the API (its client saw it ${op.ok ? 'succeed' : `fail: ${op.error}`})` });
+    else if (op.ok && count === 0) violations.push({ t: op.end!, tab: op.tab, app: op.app, text: `mutation "${op.name}" succeeded in its client, and the API never ran it` });
+  }
+  const total = [...journal.runs.values()].reduce((sum, each) => sum + each, 0);
+  if (facts.renames !== undefined && facts.renames !== total) {
+    violations.push({ t: facts.durationMs, text: `the API ran ${facts.renames} mutations, its front saw ${total} answers of one` });
+  }
+  const unknown = mutations.filter((op) => !op.ok);
+  return [
+    `${mutations.length} mutations sent, ${ok.length} succeeded in their clients; the API ran them ${runs} times (${facts.renames ?? '?'} in all), ${unknown.filter((op) => journal.runs.has(op.name!)).length} of the ${unknown.length} that failed or never settled had run once`,
+    violations,
+  ];
+}
+
+/**
+ * In each tab that shows the ticker (one that had an event), the time it waited for the next event while it showed
+ * a user and no fault of its app (nor the 2 s after one) was on: over 30 s of that is a subscription that stopped.
+ */
+function tickerLiveness(journal: Journal, facts: RunFacts): [string, Violation[]] {
+  const violations: Violation[] = [];
+  const waits: string[] = [];
+  for (const tab of [...new Set(journal.ticks.map((tick) => tick.tab))]) {
+    const ticks = journal.ticks.filter((tick) => tick.tab === tab);
+    const app = ticks[0]!.app;
+    const faults = faultsOf(journal, app);
+    const screens = journal.screens.filter((screen) => screen.tab === tab);
+    let next = 0;
+    let shown = 0;
+    let due = 0;
+    let longest = 0;
+    let reported = false;
+    for (let t = ticks[0]!.t; t <= facts.durationMs; t += 250) {
+      for (; next < ticks.length && ticks[next]!.t <= t; next++) [due, reported] = [0, false];
+      for (; shown < screens.length && screens[shown]!.t <= t; shown++);
+      if (screens[shown - 1]?.screen.includes('@') && !meets(t, t, faults)) due += 250;
+      longest = Math.max(longest, due);
+      if (due > SETTLE_LIMIT && !reported) {
+        reported = true;
+        const last = ticks[next - 1]!;
+        violations.push({ t: last.t, tab, app, text: `no ticker event for over 30 s of signed-in time with no fault, after event ${last.n} at ${(last.t / 1000).toFixed(1)} s` });
+      }
+    }
+    waits.push(`${tab}: ${(longest / 1000).toFixed(1)} s`);
+  }
+  return [`the longest fault-free signed-in wait for an event: ${waits.join(', ') || 'no tab showed the ticker'}`, violations];
+}
+
+/** The ticker tabs' events: how many, and the longest wait between two in a page load. */
+function tickGaps(journal: Journal): string {
+  const tabs = [...new Set(journal.ticks.map((tick) => tick.tab))];
+  return (
+    tabs
+      .map((tab) => {
+        const ticks = journal.ticks.filter((tick) => tick.tab === tab);
+        const gap = Math.max(0, ...ticks.slice(1).map((tick, index) => tick.t - ticks[index]!.t));
+        return `${tab}: the longest wait between two ${(gap / 1000).toFixed(1)} s`;
+      })
+      .join(', ') || 'no tab showed the ticker'
+  );
 }
 
 /**

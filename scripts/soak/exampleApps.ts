@@ -28,11 +28,17 @@ export async function startViteSpa(graphqlUrl: string): Promise<{ process: SoakP
   return { process: preview, origin: `http://127.0.0.1:${port}` };
 }
 
+/** The secrets of the token handler's cookie: the one that seals, and during a rotation the old one, which opens too. */
+export interface SecretRing {
+  readonly secret: string;
+  readonly old?: string;
+}
+
 /**
  * examples/nextjs built with `next build` (kept from an earlier run when `reuseBuild` and there is one: the API's
  * URL and the secret are read when it starts, not when it is built) and served by `next start`.
  */
-export async function startNextjs(options: { graphqlUrl: string; secret: string; reuseBuild: boolean }): Promise<{ process: SoakProcess; port: number }> {
+export async function startNextjs(options: { graphqlUrl: string; secrets: SecretRing; reuseBuild: boolean }): Promise<{ process: SoakProcess; port: number }> {
   const next = exampleBin('nextjs', 'next');
   const dir = exampleDir('nextjs');
   const env = { NEXT_TELEMETRY_DISABLED: '1' };
@@ -42,10 +48,23 @@ export async function startNextjs(options: { graphqlUrl: string; secret: string;
     const code = await build.exited(400_000);
     if (code !== 0) throw new Error(`examples/nextjs did not build (${code}):\n${build.tail()}`);
   }
+  return startNextServer(options.graphqlUrl, options.secrets);
+}
+
+/**
+ * `next start` of the built examples/nextjs on a free port, with the handler's secrets (its proxy opens the
+ * cookie with `getServerSession`, and seals it again when it renews: it needs the ring as the handler does).
+ */
+export async function startNextServer(graphqlUrl: string, secrets: SecretRing): Promise<{ process: SoakProcess; port: number }> {
   const port = await freePort();
-  const server = new SoakProcess('next start', next, ['start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: dir,
-    env: { ...env, GRAPHQL_URL: options.graphqlUrl, TOKEN_HANDLER_SECRET: options.secret },
+  const server = new SoakProcess('next start', exampleBin('nextjs', 'next'), ['start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: exampleDir('nextjs'),
+    env: {
+      NEXT_TELEMETRY_DISABLED: '1',
+      GRAPHQL_URL: graphqlUrl,
+      TOKEN_HANDLER_SECRET: secrets.secret,
+      ...(secrets.old && { TOKEN_HANDLER_SECRET_OLD: secrets.old }),
+    },
   });
   await server.waitFor(/Ready in|started server/i, 60_000);
   return { process: server, port };

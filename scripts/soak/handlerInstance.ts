@@ -1,6 +1,7 @@
 // One token handler instance of the soak, in a process of its own so that it can be killed: the handler through
 // toNodeHandler at /auth/*, with the Redis rotation cache every instance shares, and POST /__renew, which renews
 // the session of the Cookie header in the body (getServerSession) for the front proxy before it renders a page.
+// Its secret is a ring during a rotation: TOKEN_HANDLER_SECRET seals, it and TOKEN_HANDLER_SECRET_OLD open.
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { createRedisRotationCache, createTokenHandler, toNodeHandler } from '../../src/server/index.ts';
@@ -10,7 +11,7 @@ const redis = new Redis({ host: '127.0.0.1', port: Number(process.env['REDIS_POR
 redis.on('error', () => {});
 const handler = createTokenHandler({
   uri: process.env['GRAPHQL_URL']!,
-  secret: process.env['TOKEN_HANDLER_SECRET']!,
+  secret: [process.env['TOKEN_HANDLER_SECRET']!, ...(process.env['TOKEN_HANDLER_SECRET_OLD'] ? [process.env['TOKEN_HANDLER_SECRET_OLD']] : [])],
   cache: createRedisRotationCache(redis),
 });
 const routes = toNodeHandler(handler);

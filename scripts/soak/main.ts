@@ -11,7 +11,7 @@ import { launchChromium } from '../../test/e2e/browser.ts';
 import { ApiFaultProxy } from './ApiFaultProxy.ts';
 import { AppTabs, type Person } from './AppTabs.ts';
 import { checkInvariants } from './checkInvariants.ts';
-import { startNextjs, startViteSpa } from './exampleApps.ts';
+import { startNextjs, startNextServer, startViteSpa, type SecretRing } from './exampleApps.ts';
 import { FrontProxy } from './FrontProxy.ts';
 import { HandlerPool } from './HandlerPool.ts';
 import { Journal } from './Journal.ts';
@@ -37,6 +37,13 @@ const person = (email: string): Person => {
 };
 const [owner, admin, cashier] = ['owner@demo.test', 'admin@demo.test', 'cashier@demo.test'].map(person) as [Person, Person, Person];
 const query = parse('query SoakMe { me { id email } }', { noLocation: true });
+const mutation = parse('mutation SoakRename($id: ID!, $name: String!) { renameClub(id: $id, name: $name) { id name } }', { noLocation: true });
+// Clubs the mutations rename: one that both people of each app may see (owner: all; admin: downtown, harbor), and the worker's (cashier: uptown).
+const TABS_CLUB = 'c_harbor';
+const WORKER_CLUB = 'c_uptown';
+// The tab of vite-spa that shows the `ticker` subscription (graphql-ws through the API's front). The nextjs app
+// has none: its token handler has no WebSocket proxy.
+const TICKER_TAB = 1;
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 const cleanUp = async () => {
@@ -65,14 +72,24 @@ try {
   cleanups.push(() => apiFront.close());
   log(`API ${api.url} behind ${apiFront.url}, Redis on ${redisPort}`);
 
-  const secret = randomBytes(32).toString('base64');
-  const handlers = new HandlerPool({ GRAPHQL_URL: apiFront.url, TOKEN_HANDLER_SECRET: secret, REDIS_PORT: String(redisPort) });
+  const secrets: { current: SecretRing; redeployNext(ring: SecretRing): Promise<number> } = {
+    current: { secret: randomBytes(32).toString('base64') },
+    // A rolling deploy of next start: the new one takes the front's traffic once ready, then the old one stops.
+    async redeployNext(ring) {
+      const fresh = await startNextServer(apiFront.url, ring);
+      const old = next;
+      next = fresh;
+      await old.process.stop();
+      return fresh.port;
+    },
+  };
+  const handlers = new HandlerPool({ GRAPHQL_URL: apiFront.url, TOKEN_HANDLER_SECRET: secrets.current.secret, REDIS_PORT: String(redisPort) });
   cleanups.push(() => handlers.stop());
   await handlers.start(['A', 'B']);
   log(`token handler A on ${handlers.instances[0]!.port}, B on ${handlers.instances[1]!.port}`);
 
   log(options.reuseBuild ? 'examples/nextjs: next start (an earlier build if there is one)' : 'examples/nextjs: next build, next start');
-  const next = await startNextjs({ graphqlUrl: apiFront.url, secret, reuseBuild: options.reuseBuild });
+  let next = await startNextjs({ graphqlUrl: apiFront.url, secrets: secrets.current, reuseBuild: options.reuseBuild });
   cleanups.push(() => next.process.stop());
   const front = new FrontProxy(handlers, () => next.port);
   await front.listen();
@@ -91,13 +108,13 @@ try {
   // The clock of the run starts now: what came before was building and starting.
   journal = new Journal();
   const apps = {
-    nextjs: new AppTabs('nextjs', `${front.origin}/?console`, 'client-status', query, [admin, owner], options.seed, journal),
-    'vite-spa': new AppTabs('vite-spa', `${spa.origin}/?store=broadcast&console`, 'status', query, [owner, admin], options.seed + 500, journal),
+    nextjs: new AppTabs('nextjs', `${front.origin}/?console`, 'client-status', query, mutation, TABS_CLUB, undefined, [admin, owner], options.seed, journal),
+    'vite-spa': new AppTabs('vite-spa', `${spa.origin}/?store=broadcast&console`, 'status', query, mutation, TABS_CLUB, TICKER_TAB, [owner, admin], options.seed + 500, journal),
   };
   await apps.nextjs.start(browser, TABS_PER_APP);
   await apps['vite-spa'].start(browser, TABS_PER_APP);
   log(`${TABS_PER_APP} tabs of each app open and signed in`);
-  const worker = await startServiceWorker({ uri: apiFront.url, person: cashier, query, journal });
+  const worker = await startServiceWorker({ uri: apiFront.url, person: cashier, query, mutation, club: WORKER_CLUB, journal });
   cleanups.push(() => worker.stop());
 
   const reuse: Array<{ t: number; count: number }> = [];
@@ -124,7 +141,7 @@ try {
   }, HEAP_EVERY);
   cleanups.push(() => clearInterval(heap));
 
-  const targets: FaultTargets = { journal, apps, api: apiFront, server: api, handlers, redis };
+  const targets: FaultTargets = { journal, apps, api: apiFront, server: api, handlers, redis, secrets };
   const plan = planFaults(random, durationMs, TABS_PER_APP);
   log(`workload running; ${plan.length} faults planned: ${plan.map((fault) => fault.kind).join(', ')}`);
   const running: Promise<void>[] = [];
@@ -140,7 +157,7 @@ try {
   const measured = journal.now();
   for (const app of Object.values(apps)) for (const op of app.unsettled()) journal.note('unsettled', `operation ${op.id} from ${(op.start / 1000).toFixed(1)} s never settled`, op.tab, op.app);
 
-  const results = checkInvariants(journal, { durationMs: measured, accessTokenTtlMs: ACCESS_TOKEN_TTL * 1000, reuse });
+  const results = checkInvariants(journal, { durationMs: measured, accessTokenTtlMs: ACCESS_TOKEN_TTL * 1000, reuse, renames: api.stats.renames });
   const summary = writeReport(journal, results, options, measured, Math.round((Date.now() - wall) / 1000));
   for (const result of results) {
     console.log(`${result.passed ? 'passed' : 'FAILED'}  ${result.title}: ${result.measured}`);

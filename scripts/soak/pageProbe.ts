@@ -6,6 +6,14 @@ export interface ProbeConfig {
   readonly status: string;
   /** The workload's query, as a parsed document (`me { id email }`). */
   readonly query: unknown;
+  /** The workload's mutation, as a parsed document (`renameClub(id: $id, name: $name)`). */
+  readonly mutation: unknown;
+  /** The club the mutation renames: one every user of the app may see. */
+  readonly club: string;
+  /** The tab's name (`vite-spa#1`), in the mutation's club names. */
+  readonly tab: string;
+  /** Whether the page shows the `ticker` subscription (`data-testid="ticker"`): each event is reported. */
+  readonly ticker?: boolean;
 }
 
 /**
@@ -13,7 +21,9 @@ export interface ProbeConfig {
  * "Signed in as …" line, read every 100 ms), each change of the session's state (a new `expiresAt` is a new
  * pair), and drives the workload: a query through the app's own Apollo client (`window.client`, which the
  * examples expose under `?console`) every 1 to 3 s while signed in, each reported when it starts and when it
- * settles. Reports go to `window.__soakReport`, a Playwright binding. A frozen page runs none of this, as it
+ * settles; about one operation in five is a mutation (`client.mutate`, a club renamed to a name unique to it).
+ * In the tab that shows the `ticker` subscription, each event is reported with the user the screen shows at that
+ * moment (read in the same DOM mutation). Reports go to `window.__soakReport`, a Playwright binding. A frozen page runs none of this, as it
  * runs none of the app.
  */
 export function pageProbe(config: ProbeConfig): void {
@@ -21,7 +31,10 @@ export function pageProbe(config: ProbeConfig): void {
   const w = window as unknown as {
     __soakReport?: (event: Report) => Promise<void>;
     auth?: { getState(): Record<string, any>; subscribe(listener: () => void): () => void };
-    client?: { query(options: { query: unknown; fetchPolicy: string }): Promise<{ data?: { me?: { email?: string } } }> };
+    client?: {
+      query(options: { query: unknown; fetchPolicy: string }): Promise<{ data?: { me?: { email?: string } } }>;
+      mutate(options: { mutation: unknown; variables: Record<string, unknown> }): Promise<{ data?: { renameClub?: { name?: string } } }>;
+    };
   };
   const load = Math.random().toString(36).slice(2, 8);
   const queue: Report[] = [];
@@ -65,6 +78,22 @@ export function pageProbe(config: ProbeConfig): void {
     look();
   }, 20);
 
+  if (config.ticker) {
+    let lastTick = '';
+    const lookTicker = () => {
+      const text = document.querySelector('[data-testid="ticker"]')?.textContent ?? '';
+      if (text === lastTick) return;
+      lastTick = text;
+      const tick = /^Tick (\d+) for (.+)$/.exec(text.trim());
+      // Anything else it shows ("Ticker failed: …", "Waiting for the first tick…") goes to the journal as it is.
+      if (tick) report({ type: 'tick', n: Number(tick[1]), email: tick[2], screen: readScreen() });
+      else if (text) report({ type: 'ticker', text });
+    };
+    const observe = () => new MutationObserver(lookTicker).observe(document.documentElement, { subtree: true, childList: true, characterData: true });
+    if (document.documentElement) observe();
+    else document.addEventListener('DOMContentLoaded', observe);
+  }
+
   let seed = config.seed >>> 0;
   const random = () => {
     seed = (seed + 0x6d2b79f5) >>> 0;
@@ -78,10 +107,17 @@ export function pageProbe(config: ProbeConfig): void {
     await new Promise((resolve) => setTimeout(resolve, 1000 + random() * 2000));
     if (w.client && w.auth?.getState().status === 'authenticated') {
       const op = ++id;
-      report({ type: 'op-start', id: op, screen: readScreen() });
+      const mutation = random() < 0.2;
+      const name = `soak ${config.tab} ${load} ${op}`;
+      report({ type: 'op-start', id: op, screen: readScreen(), ...(mutation && { kind: 'mutation', name }) });
       try {
-        const { data } = await w.client.query({ query: config.query, fetchPolicy: 'network-only' });
-        report({ type: 'op-end', id: op, ok: true, user: data?.me?.email ?? null, screen: readScreen() });
+        if (mutation) {
+          const { data } = await w.client.mutate({ mutation: config.mutation, variables: { id: config.club, name } });
+          report({ type: 'op-end', id: op, ok: data?.renameClub?.name === name, screen: readScreen(), ...(data?.renameClub?.name !== name && { error: 'renameClub answered without the new name' }) });
+        } else {
+          const { data } = await w.client.query({ query: config.query, fetchPolicy: 'network-only' });
+          report({ type: 'op-end', id: op, ok: true, user: data?.me?.email ?? null, screen: readScreen() });
+        }
       } catch (error) {
         report({ type: 'op-end', id: op, ok: false, error: String((error as Error)?.message ?? error), screen: readScreen() });
       }

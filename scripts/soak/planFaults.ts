@@ -13,7 +13,7 @@ export interface PlannedFault {
 }
 
 export const TAB_FAULTS: readonly FaultKind[] = ['offline', 'hidden', 'frozen', 'frozen-refreshing', 'reload', 'close-reopen', 'sign-out-in', 'switch-user'];
-export const SYSTEM_FAULTS: readonly FaultKind[] = ['api-503', 'api-slow', 'api-restart', 'handler-restart', 'redis-restart'];
+export const SYSTEM_FAULTS: readonly FaultKind[] = ['api-503', 'api-slow', 'api-restart', 'handler-restart', 'redis-restart', 'secret-rotation'];
 
 /** [min, max] duration of each kind, in s. */
 const DURATION: Record<FaultKind, readonly [number, number]> = {
@@ -30,6 +30,8 @@ const DURATION: Record<FaultKind, readonly [number, number]> = {
   'api-restart': [1, 3],
   'handler-restart': [2, 5],
   'redis-restart': [1, 3],
+  // Twice the wait between two steps of the rollout (handler A, handler B, next start).
+  'secret-rotation': [6, 16],
 };
 
 /** Quiet at the start (everyone signs in and settles) and at the end (everything must have recovered). */

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { startRedisServer, stopRedisServer } from '../../test/helpers/redisProcess.ts';
 import type { ApiFaultProxy } from './ApiFaultProxy.ts';
+import type { SecretRing } from './exampleApps.ts';
 import type { AppTabs } from './AppTabs.ts';
 import type { HandlerPool } from './HandlerPool.ts';
 import type { FaultRecord, Journal } from './Journal.ts';
@@ -17,7 +19,17 @@ export interface FaultTargets {
   readonly server: TestAuthServer;
   readonly handlers: HandlerPool;
   readonly redis: { port: number; server: ChildProcess };
+  /** The token handler's cookie secrets now, and a deploy of `next start` with other ones (its proxy opens the cookie). */
+  readonly secrets: { current: SecretRing; redeployNext(ring: SecretRing): Promise<number> };
 }
+
+/**
+ * How a secret rotation is rolled out. `one-phase` (the default, what the handler's documentation describes):
+ * each of handler A, handler B and `next start` in turn is deployed with the ring [new, old]. `two-phase`
+ * (SOAK_ROTATION=two-phase): first each with [old, new] (the new one opens, the old still seals), then each with
+ * [new, old], so no part ever meets a cookie sealed with a secret it does not know.
+ */
+const ROTATION = process.env['SOAK_ROTATION'] === 'two-phase' ? 'two-phase' : 'one-phase';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,6 +88,10 @@ export async function runFault(fault: PlannedFault, targets: FaultTargets): Prom
         journal.endFault(record, `SIGKILL, down ${(fault.duration / 1000).toFixed(1)} s, back on port ${instance.port}`);
         break;
       }
+      case 'secret-rotation':
+        record = journal.startFault(fault.kind, 'handler A, handler B, next start');
+        journal.endFault(record, await rotateSecret(targets, fault.duration / 2));
+        break;
       case 'redis-restart':
         record = journal.startFault(fault.kind, 'redis');
         await stopRedisServer(targets.redis.server, 'SIGKILL');
@@ -124,6 +140,32 @@ async function frozenRefreshing(fault: PlannedFault, targets: FaultTargets): Pro
     if (frozen) busy.delete(frozen.name);
     busy.delete(key);
   }
+}
+
+/**
+ * Rolls a new cookie secret out one part at a time (handler A, handler B, `next start`), waiting `stepMs` after
+ * each: each new process starts with the ring and takes its part's place once it listens (a rolling deploy), and
+ * cookies sealed with the old secret keep opening. Resolves with a note for the report.
+ */
+async function rotateSecret(targets: FaultTargets, stepMs: number): Promise<string> {
+  const { journal, handlers, secrets } = targets;
+  const old = secrets.current.secret;
+  const fresh = randomBytes(32).toString('base64');
+  const phases: SecretRing[] = ROTATION === 'two-phase' ? [{ secret: old, old: fresh }, { secret: fresh, old }] : [{ secret: fresh, old }];
+  for (const [index, ring] of phases.entries()) {
+    const named = ring.secret === fresh ? '[new, old]' : '[old, new]';
+    for (const instance of handlers.instances) {
+      await handlers.redeploy(instance, { TOKEN_HANDLER_SECRET: ring.secret, TOKEN_HANDLER_SECRET_OLD: ring.old });
+      journal.note('fault', `secret-rotation: handler ${instance.name} deployed with the ring ${named}, on port ${instance.port}`);
+      await sleep(stepMs);
+    }
+    const port = await secrets.redeployNext(ring);
+    journal.note('fault', `secret-rotation: next start deployed with the ring ${named}, on port ${port}`);
+    handlers.setEnv({ TOKEN_HANDLER_SECRET: ring.secret, TOKEN_HANDLER_SECRET_OLD: ring.old });
+    secrets.current = ring;
+    if (index < phases.length - 1) await sleep(stepMs);
+  }
+  return `${ROTATION}, ${(stepMs / 1000).toFixed(1)} s between steps`;
 }
 
 /** Causes a fault in one tab; resolves with a note for the report. */

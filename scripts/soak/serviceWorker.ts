@@ -5,10 +5,17 @@ import type { Person } from './AppTabs.ts';
 
 /**
  * The Node worker: a server-side integration on `apollo-link-token-pair/service` (its own user, as the spec
- * recommends), sending the workload's query every 2 s.
+ * recommends), sending the workload's query every 2 s, and every fifth time its mutation instead (a club of its user renamed).
  */
-export async function startServiceWorker(options: { uri: string; person: Person; query: DocumentNode; journal: Journal }): Promise<{ stop(): Promise<void> }> {
-  const { uri, person, query, journal } = options;
+export async function startServiceWorker(options: {
+  uri: string;
+  person: Person;
+  query: DocumentNode;
+  mutation: DocumentNode;
+  club: string;
+  journal: Journal;
+}): Promise<{ stop(): Promise<void> }> {
+  const { uri, person, query, mutation, club, journal } = options;
   const auth = createServiceAuth({
     uri,
     credentials: () => person,
@@ -17,13 +24,28 @@ export async function startServiceWorker(options: { uri: string; person: Person;
   await auth.start();
   const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
   let stopped = false;
+  let sent = 0;
   const loop = async () => {
     while (!stopped) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       if (stopped) break;
-      const op: OperationRecord = { tab: 'worker', app: 'worker', id: journal.operations.length + 1, start: journal.now() };
+      const mutating = ++sent % 5 === 0;
+      const name = `soak worker ${sent}`;
+      const op: OperationRecord = {
+        tab: 'worker',
+        app: 'worker',
+        id: journal.operations.length + 1,
+        start: journal.now(),
+        ...(mutating && { kind: 'mutation' as const, name }),
+      };
       journal.operations.push(op);
       try {
+        if (mutating) {
+          const { data } = await client.mutate<{ renameClub: { name: string } }>({ mutation, variables: { id: club, name } });
+          const ok = data?.renameClub.name === name;
+          Object.assign(op, { end: journal.now(), ok, screen: person.email, ...(!ok && { error: 'renameClub answered without the new name' }) });
+          continue;
+        }
         const { data } = await client.query<{ me: { email: string } }>({ query, fetchPolicy: 'network-only' });
         Object.assign(op, { end: journal.now(), ok: true, user: data?.me.email, screen: person.email });
       } catch (error) {

@@ -62,6 +62,8 @@ export function writeReport(journal: Journal, results: InvariantResult[], option
     ...journal.screens.map((each) => ({ ...each, type: 'screen' })),
     ...journal.sessions.map((each) => ({ ...each, type: 'session' })),
     ...journal.operations.filter((op) => !op.ok).map((op) => ({ ...op, t: op.start, type: 'failed-operation' })),
+    ...journal.operations.filter((op) => op.ok && op.kind === 'mutation').map((op) => ({ ...op, t: op.start, runs: journal.runs.get(op.name!) ?? 0, type: 'mutation' })),
+    ...journal.ticks.map((each) => ({ ...each, type: 'tick' })),
   ].sort((a, b) => a.t - b.t);
   writeFileSync(join(options.out, 'journal.jsonl'), events.map((each) => JSON.stringify(each)).join('\n') + '\n');
   return summary;
@@ -105,11 +107,11 @@ function html(journal: Journal, results: InvariantResult[], summary: SoakSummary
         ? journal.sessions.filter((each) => each.app === 'worker' && each.kind === 'refresh').map((each) => each.t)
         : journal.states.filter((each, index, all) => each.tab === tab && each.expiresAt !== null && all.slice(0, index).filter((s) => s.tab === tab).at(-1)?.expiresAt !== each.expiresAt).map((each) => each.t);
     for (const t of refreshes) parts.push(`<path d="M${x(t) - 2.5},27 L${x(t) + 2.5},27 L${x(t)},31 Z" fill="#222"><title>new pair at ${(t / 1000).toFixed(1)} s</title></path>`);
-    // Lane 4: operations, failed ones taller and red.
+    // Lane 4: operations (queries green, mutations blue), failed ones taller and red.
     for (const op of journal.operations.filter((each) => each.tab === tab && each.ok !== undefined)) {
       parts.push(
         op.ok
-          ? `<line x1="${x(op.end!)}" x2="${x(op.end!)}" y1="44" y2="50" stroke="#59a14f" stroke-width="1"/>`
+          ? `<line x1="${x(op.end!)}" x2="${x(op.end!)}" y1="44" y2="50" stroke="${op.kind === 'mutation' ? '#4e79a7' : '#59a14f'}" stroke-width="1"/>`
           : `<line x1="${x(op.end!)}" x2="${x(op.end!)}" y1="42" y2="54" stroke="#d62728" stroke-width="2"><title>${escape(`failed at ${(op.end! / 1000).toFixed(1)} s: ${op.error}`)}</title></line>`,
       );
     }

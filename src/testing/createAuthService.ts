@@ -62,6 +62,9 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
   };
   // A revoked session is deleted, which refuses every token of its family at once.
   const sessions = new Map<string, { user: SeedUser; refreshJti: string }>();
+  // Club names as renameClub left them: shared by every user, as in one organization.
+  const clubNames = new Map<string, string>();
+  const named = (club: { id: string; name: string }) => ({ id: club.id, name: clubNames.get(club.id) ?? club.name });
   let lastSerial = 0;
   let expiredBelow = 0;
 
@@ -109,7 +112,16 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
 
     async clubs(_args: unknown, context: RequestContext) {
       await delayField('clubs', context);
-      return visibleClubs(await authenticatedUser(context));
+      return visibleClubs(await authenticatedUser(context)).map(named);
+    },
+
+    async renameClub({ id, name }: { id: string; name: string }, context: RequestContext) {
+      await delayField('renameClub', context);
+      const club = visibleClubs(await authenticatedUser(context)).find((each) => each.id === id);
+      if (club === undefined) throw authError('NOT_FOUND', `Club not found: ${id}`);
+      clubNames.set(id, name);
+      stats.renames += 1;
+      return named(club);
     },
 
     async ping({ n }: { n?: number | null }, context: RequestContext) {

@@ -102,14 +102,16 @@ const ANY_ORIGIN = 'http://test-auth-server.invalid';
 /**
  * Creates an in-memory auth server that implements the token service spec: `loginWithEmailPassword`,
  * `refreshToken` (single use, a reused token revokes its session), `logout` (revokes both tokens; a spent refresh token is refused and revokes nothing, the strictest reading), `me`,
- * `TOKEN_EXPIRED` at the access token's `exp`; plus sample authenticated fields (`ping(n)`, `clubs`) and a
- * `ticker` subscription, fault switches and counters.
+ * `TOKEN_EXPIRED` at the access token's `exp`; plus sample authenticated fields (`ping(n)`, `clubs`), a sample
+ * authenticated mutation (`renameClub(id, name)`: renames a club the user may see, for every user; refused with
+ * `TOKEN_EXPIRED` or `UNAUTHENTICATED` as the queries are, and then it does not run; `stats.renames` counts the ones
+ * that ran), a `ticker` subscription, fault switches and counters.
  *
  * @remarks
  * The Fetch handler (`server.fetch`) runs anywhere WebCrypto does: Node, a browser under MSW, a worker. Only
  * `listen()` needs Node. Access tokens carry `sub`, `email`, `role`, `sid`, `jti`, `typ`, `iat`, `exp` (and a
  * custom role's `clubPermissions`/`orgPermissions`); errors carry `extensions.code`: `TOKEN_EXPIRED`,
- * `UNAUTHENTICATED`, `INVALID_CREDENTIALS`, `INVALID_REFRESH_TOKEN`, `BAD_REQUEST`.
+ * `UNAUTHENTICATED`, `INVALID_CREDENTIALS`, `INVALID_REFRESH_TOKEN`, `BAD_REQUEST`, `NOT_FOUND` (`renameClub`).
  *
  * @example In-process, with MSW:
  * ```ts

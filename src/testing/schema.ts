@@ -37,6 +37,8 @@ export const schema = buildSchema(/* GraphQL */ `
     loginWithEmailPassword(email: String!, password: String!): AuthPayload!
     refreshToken(token: String!): TokenPair!
     logout(refreshToken: String!): LogoutResult!
+    "Renames a club the signed-in user may see; needs a valid access token (TOKEN_EXPIRED, UNAUTHENTICATED)."
+    renameClub(id: ID!, name: String!): Club!
   }
   type Subscription {
     "Ticks for the signed-in user, over graphql-ws; ends with TOKEN_EXPIRED when the connection's token expires."

@@ -10,6 +10,8 @@ export interface TestAuthServerStats {
   reuseDetections: number;
   /** `logout` calls, successful or not. */
   logoutCalls: number;
+  /** `renameClub` calls that renamed a club: authenticated, the club visible to the user. A refused one is not counted. */
+  renames: number;
   /** Count of TOKEN_EXPIRED errors sent. */
   tokenExpired: number;
   /** Every GraphQL POST (a batch counts once). */
@@ -33,6 +35,7 @@ export function emptyStats(): TestAuthServerStats {
     refreshSuccesses: 0,
     reuseDetections: 0,
     logoutCalls: 0,
+    renames: 0,
     tokenExpired: 0,
     requests: 0,
     authorizationHeaders: [],

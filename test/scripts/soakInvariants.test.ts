@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkInvariants } from '../../scripts/soak/checkInvariants';
+import { checkInvariants, type RunFacts } from '../../scripts/soak/checkInvariants';
 import { Journal } from '../../scripts/soak/Journal';
 import { withCookies } from '../../scripts/soak/FrontProxy';
 import { planFaults, SYSTEM_FAULTS, TAB_FAULTS } from '../../scripts/soak/planFaults';
 import { createRandom } from '../../scripts/soak/random';
 
 // The soak's checker must be able to fail: each invariant, given a journal that breaks it, reports it.
-const facts = { durationMs: 60_000, accessTokenTtlMs: 10_000, reuse: [] as Array<{ t: number; count: number }> };
+const facts: RunFacts = { durationMs: 60_000, accessTokenTtlMs: 10_000, reuse: [] };
 
 function journalOfTwoTabs(): Journal {
   const journal = new Journal();
@@ -15,7 +15,7 @@ function journalOfTwoTabs(): Journal {
   return journal;
 }
 
-const failing = (journal: Journal, extra: Partial<typeof facts> = {}) =>
+const failing = (journal: Journal, extra: Partial<RunFacts> = {}) =>
   checkInvariants(journal, { ...facts, ...extra })
     .filter((result) => !result.passed)
     .map((result) => result.name);
@@ -63,6 +63,55 @@ describe('the soak checker', () => {
     journal.operations.pop();
     journal.operations.push({ tab: 'vite-spa#2', app: 'vite-spa', id: 2, start: 12_000, end: 12_100, ok: true, user: 'admin@demo.test', screen: 'owner@demo.test' });
     expect(failing(journal)).toEqual(['no-crossed-data']);
+  });
+
+  it('fails a subscription event of one user on the screen of another, or on a screen between users for over 2 s', () => {
+    const journal = journalOfTwoTabs();
+    // Events every 5 s to the end: the ticker runs.
+    for (let t = 5000; t <= 60_000; t += 5000) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 5000, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    expect(failing(journal)).toEqual([]);
+    // Between users: the screen changed within 2 s of the event.
+    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'loading' }, { tab: 'vite-spa#1', app: 'vite-spa', t: 20_500, screen: 'admin@demo.test' });
+    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 21_000, n: 2, email: 'admin@demo.test', screen: 'loading' });
+    expect(failing(journal)).toEqual([]);
+    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 25_000, n: 3, email: 'admin@demo.test', screen: 'signed-out' });
+    expect(failing(journal)).toEqual(['no-crossed-data']);
+    journal.ticks.pop();
+    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 26_000, n: 4, email: 'owner@demo.test', screen: 'admin@demo.test' });
+    const [crossed] = checkInvariants(journal, facts).filter((result) => !result.passed);
+    expect(crossed?.violations.map((violation) => violation.text)).toEqual(['ticker event 4 for owner@demo.test shown while the tab showed admin@demo.test']);
+  });
+
+  it('fails a ticker that stops for over 30 s of signed-in time with no fault, not one a fault stops', () => {
+    const journal = journalOfTwoTabs();
+    const run = { durationMs: 70_000 };
+    for (let t = 2000; t <= 20_000; t += 500) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 500, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    expect(failing(journal, run)).toEqual(['subscription-live']);
+    // An API outage from 21 s: its window (and 2 s after it) is the fault's; 30 s of the rest is the ticker's.
+    const outage = Object.assign(journal.startFault('api-503', 'api'), { start: 21_000, end: 35_000 });
+    expect(failing(journal, run)).toEqual(['subscription-live']);
+    outage.end = 45_000;
+    expect(failing(journal, run)).toEqual([]);
+  });
+
+  it('fails a mutation that ran twice on the API, or that succeeded in its client and never ran', () => {
+    const journal = journalOfTwoTabs();
+    const mutation = (id: number, name: string, ok: boolean) =>
+      journal.operations.push({ tab: 'vite-spa#1', app: 'vite-spa', id, kind: 'mutation', name, start: 5000 + id, end: 5100 + id, ok, ...(!ok && { error: 'cut' }) });
+    Object.assign(journal.startFault('api-restart', 'api'), { start: 4000, end: 6000 });
+    mutation(1, 'm1', true);
+    mutation(2, 'm2', false);
+    mutation(3, 'm3', false);
+    journal.runs.set('m1', 1);
+    // A failed mutation may have run once (its answer lost), or not at all (refused).
+    journal.runs.set('m2', 1);
+    expect(failing(journal, { renames: 2 })).toEqual([]);
+    expect(failing(journal, { renames: 3 })).toEqual(['mutation-once']);
+    journal.runs.set('m2', 2);
+    expect(failing(journal, { renames: 3 })).toEqual(['mutation-once']);
+    journal.runs.set('m2', 1);
+    journal.runs.delete('m1');
+    expect(failing(journal, { renames: 1 })).toEqual(['mutation-once']);
   });
 
   it('fails a session that refreshes twice per token lifetime', () => {

@@ -76,6 +76,31 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     expect(dead.body.errors?.[0]).toMatchObject({ message: 'Refresh token expired; log in again', extensions: { code: 'INVALID_REFRESH_TOKEN' } });
   });
 
+  it('renameClub needs a valid access token, answers TOKEN_EXPIRED with an expired one, and counts only the renames that ran', async () => {
+    const clock = createTestClock();
+    const server = start({ clock, accessTokenTtl: 60 });
+    const RENAME = 'mutation($id:ID!,$name:String!){renameClub(id:$id,name:$name){id name}}';
+    const CLUBS = '{clubs{id name}}';
+    expect(codes((await gql(server, RENAME, { id: 'c_harbor', name: 'Pier' })).body)).toEqual(['UNAUTHENTICATED']);
+    expect(codes((await gql(server, RENAME, { id: 'c_harbor', name: 'Pier' }, 'not-a-jwt')).body)).toEqual(['UNAUTHENTICATED']);
+    const pair = await login(server);
+    const renamed = await gql(server, RENAME, { id: 'c_harbor', name: 'Pier Club' }, pair.accessToken);
+    expect(renamed.body).toEqual({ data: { renameClub: { id: 'c_harbor', name: 'Pier Club' } } });
+    expect(server.stats.renames).toBe(1);
+    // Another user of the organization sees the new name; a club the user may not see is not found.
+    const owner = await login(server, 'owner@demo.test', 'owner-pass');
+    expect((await gql(server, CLUBS, undefined, owner.accessToken)).body.data).toMatchObject({ clubs: expect.arrayContaining([{ id: 'c_harbor', name: 'Pier Club' }]) });
+    expect(codes((await gql(server, RENAME, { id: 'c_uptown', name: 'No' }, pair.accessToken)).body)).toEqual(['NOT_FOUND']);
+    await clock.advance(60_000);
+    const expired = await gql(server, RENAME, { id: 'c_harbor', name: 'Too late' }, pair.accessToken);
+    expect(codes(expired.body)).toEqual(['TOKEN_EXPIRED']);
+    expect(server.stats).toMatchObject({ renames: 1, tokenExpired: 1 });
+    const fresh = await gql(server, REFRESH, { token: pair.refreshToken });
+    const again = await gql(server, RENAME, { id: 'c_harbor', name: 'Too late' }, (fresh.body.data as { refreshToken: { accessToken: string } }).refreshToken.accessToken);
+    expect(again.body.errors).toBeUndefined();
+    expect(server.stats.renames).toBe(2);
+  });
+
   it('expireAllAccessTokens and revokeAllSessions act on the tokens issued so far', async () => {
     const server = start();
     const before = await login(server);

@@ -1,8 +1,8 @@
 import { gql } from '@apollo/client';
-import { useQuery } from '@apollo/client/react';
+import { useQuery, useSubscription } from '@apollo/client/react';
 import { AuthGate, useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useState } from 'react';
-import { storeKind } from './auth';
+import { showTicker, storeKind } from './auth';
 
 const CLUBS = gql`
   query Clubs {
@@ -22,6 +22,26 @@ const ME = gql`
     }
   }
 `;
+
+const TICKER = gql`
+  subscription Ticker {
+    ticker {
+      n
+      email
+    }
+  }
+`;
+
+// The API's events for the signed-in user, live. Keyed by the user (below): a new user's ticker starts empty
+// instead of showing the last user's event until its own first one.
+function Ticker() {
+  const { data, error } = useSubscription<{ ticker: { n: number; email: string } }>(TICKER);
+  return (
+    <p data-testid="ticker">
+      {data ? `Tick ${data.ticker.n} for ${data.ticker.email}` : error ? `Ticker failed: ${error.message}` : 'Waiting for the first tick…'}
+    </p>
+  );
+}
 
 function SignIn() {
   const { login, error, ended } = useAuth();
@@ -56,6 +76,7 @@ function Account() {
     <section>
       <p data-testid="status">Signed in as {user?.email}</p>
       <p data-testid="me">{data ? `me: ${data.me.email} (${data.me.role})` : error ? `me failed: ${error.message}` : 'Loading me…'}</p>
+      {showTicker && <Ticker key={user?.email} />}
       <button type="button" onClick={() => logout()} data-testid="sign-out">Sign out</button>
     </section>
   );
