@@ -61,6 +61,10 @@ const FRESH = 5_000;
  * - A login as someone else closes the socket too, and subscribes every running subscription again as the new
  *   user on the next one: its sink gets the new user's events, never one more of the previous user's.
  * - After a refresh the socket reconnects with the new token (see `restartOnRefresh`); subscriptions carry on.
+ * - A server that cannot be reached, or refuses the connection (a 503 while it restarts), is tried again for as
+ *   long as it takes, a random wait of up to 1 s, 2 s, 4 s … 30 s apart, and the subscriptions resume then: the
+ *   defaults of graphql-ws's `retryAttempts` (5), `shouldRetry` (close events only) and `retryWait` (doubling
+ *   without a cap) would end them for good after the first refused connection. Pass your own to change that.
  * - A close with 4401 or 4403, or a subscription error with `TOKEN_EXPIRED` (or what the `isTokenExpiredError`
  *   given to `createTokenAuth` takes as expired: it receives a `CombinedGraphQLErrors`, and in place of the
  *   operation an object with the subscription's `operationName` and `variables`), before or after events, refreshes
@@ -79,7 +83,7 @@ const FRESH = 5_000;
  * ```
  */
 export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsClientOptions): Client {
-  const { restartOnRefresh = true, authRetryAttempts = 5, authRetryDelay = getRetryDelay, clock = systemClock, shouldRetry } = options;
+  const { restartOnRefresh = true, authRetryAttempts = 5, authRetryDelay = getRetryDelay, clock = systemClock, shouldRetry = () => true } = options;
   // Each running subscription's end; with `again`, it leaves its stream and subscribes again instead.
   const running = new Set<(outcome: Outcome, again?: boolean) => void>();
   // Whose subscriptions run: `null` signed out, `undefined` while the session loads. Those started signed out or
@@ -90,6 +94,10 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   const isExpired = (auth as unknown as Record<symbol, ((error: unknown, operation: never) => boolean) | undefined>)[IS_TOKEN_EXPIRED];
 
   const client = createClient({
+    // A server that is down or restarting refuses the connection (an error event, not a close, which graphql-ws
+    // alone gives up on) as long as it likes: the subscriptions wait for it, 30 s apart at most.
+    retryAttempts: Infinity,
+    retryWait: (retries) => new Promise((resolve) => clock.setTimeout(resolve, getRetryDelay(retries + 1))),
     ...options,
     async connectionParams() {
       const socket = opening;
@@ -103,7 +111,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       return token ? { ...params, authorization: `Bearer ${token}` } : params;
     },
     // A refused token is refreshed and the subscription resumed here, never retried as it was.
-    shouldRetry: (event) => !isRefusal(event) && (shouldRetry ?? isCloseEvent)(event),
+    shouldRetry: (event) => !isRefusal(event) && shouldRetry(event),
   });
   client.on('opened', (socket) => (opening = socket as Socket));
   client.on('connected', (socket) => {
