@@ -24,12 +24,13 @@ export interface FaultTargets {
 }
 
 /**
- * How a secret rotation is rolled out. `one-phase` (the default, what the handler's documentation describes):
- * each of handler A, handler B and `next start` in turn is deployed with the ring [new, old]. `two-phase`
- * (SOAK_ROTATION=two-phase): first each with [old, new] (the new one opens, the old still seals), then each with
- * [new, old], so no part ever meets a cookie sealed with a secret it does not know.
+ * How a secret rotation is rolled out, one instance at a time. `two-phase` (the default, what the handler's
+ * documentation asks of several instances): first each of handler A, handler B and `next start` with the ring
+ * [old, new] (the new one opens, the old still seals), then each with [new, old], so no part ever meets a cookie
+ * sealed with a secret it does not know. `one-phase` (SOAK_ROTATION=one-phase) deploys each with [new, old] at once,
+ * and shows what that costs: an instance not yet updated signs out a session whose cookie an updated one sealed.
  */
-const ROTATION = process.env['SOAK_ROTATION'] === 'two-phase' ? 'two-phase' : 'one-phase';
+const ROTATION = process.env['SOAK_ROTATION'] === 'one-phase' ? 'one-phase' : 'two-phase';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

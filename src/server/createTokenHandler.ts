@@ -22,6 +22,10 @@ export interface TokenHandlerOptions {
    * The secret the cookie is encrypted with: at least 32 bytes, the same on every instance. To rotate it, pass a
    * list, the newest first: the first seals, every one opens, and a cookie sealed with an older one is sealed
    * again with the first on its next answer. A secret taken off the list signs out the cookies only it sealed.
+   * Across several instances, roll a new secret out in two steps, one instance at a time each: first as the
+   * second of the list (`[old, new]`: it opens, the old still seals), then as the first (`[new, old]`). In one
+   * step, an instance not yet updated meets a cookie that an updated one sealed, cannot open it, and signs that
+   * session out.
    * @example
    * ```ts
    * createTokenHandler({ uri, secret: [process.env.TOKEN_HANDLER_SECRET!, process.env.TOKEN_HANDLER_SECRET_OLD!] });
