@@ -1,9 +1,10 @@
 'use client';
-// app/SessionPanel.tsx: sign in, sign out, and a query as the signed-in user.
+// app/SessionPanel.tsx: sign in, sign out, a query as the signed-in user, and (with `ticker`) a subscription.
 import { gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useEffect, useState } from 'react';
+import { Ticker } from './Ticker';
 
 const ME = gql`
   query Me {
@@ -15,7 +16,7 @@ const ME = gql`
   }
 `;
 
-export function SessionPanel() {
+export function SessionPanel({ ticker = false }: { ticker?: boolean }) {
   const { status, user, error, login, logout, auth } = useAuth();
   const client = useApolloClient();
   const [busy, setBusy] = useState(false);
@@ -55,6 +56,7 @@ export function SessionPanel() {
     <section>
       <p data-testid="client-status">Signed in as {user?.email ?? user?.id}</p>
       <p data-testid="me">{me.data ? `me: ${me.data.me.email} (${me.data.me.role})` : me.error ? `me failed: ${me.error.message}` : 'Loading me…'}</p>
+      {ticker && <Ticker key={user?.email ?? user?.id} />}
       <button type="button" onClick={() => logout()} data-testid="sign-out">Sign out</button>
     </section>
   );

@@ -8,7 +8,9 @@ import { SessionPanel } from './SessionPanel';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Page() {
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  // `?ticker` shows the API's `ticker` subscription, when the app was built with NEXT_PUBLIC_GRAPHQL_WS_URL.
+  const ticker = 'ticker' in (await searchParams) && !!process.env.NEXT_PUBLIC_GRAPHQL_WS_URL;
   const accessToken = (await headers()).get('x-access-token');
   const client = new ApolloClient({
     link: new HttpLink({ uri: process.env.GRAPHQL_URL, headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} }),
@@ -23,7 +25,7 @@ export default async function Page() {
       <h1>Next.js and apollo-link-token-pair</h1>
       <p data-testid="server-user">{me ? `Server rendered for ${me.email}` : 'Server rendered signed out'}</p>
       <Providers serverState={getServerState(me && accessToken)}>
-        <SessionPanel />
+        <SessionPanel ticker={ticker} />
       </Providers>
     </main>
   );

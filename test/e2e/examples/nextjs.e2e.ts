@@ -18,9 +18,11 @@ beforeAll(async () => {
   const bin = requireInstalled('nextjs', 'next');
   api = createTestAuthServer({ accessTokenTtl: ACCESS_TOKEN_TTL });
   const graphqlUrl = await api.listen(0, '127.0.0.1');
-  // Built without the secret or the API's URL, as a CI or a container build would: they are read at run time.
+  // Built without the secret or the API's URL, as a CI or a container build would: they are read at run time. Only
+  // the API's graphql-ws URL is set at build (Next inlines NEXT_PUBLIC_* into the browser's bundle), for `?ticker`.
   await rm(join(dir, '.next'), { recursive: true, force: true });
-  const build = run(bin, ['build'], { cwd: dir, env: { NEXT_TELEMETRY_DISABLED: '1' } });
+  const wsUrl = graphqlUrl.replace(/^http/, 'ws');
+  const build = run(bin, ['build'], { cwd: dir, env: { NEXT_TELEMETRY_DISABLED: '1', NEXT_PUBLIC_GRAPHQL_WS_URL: wsUrl } });
   expect(await build.exited(240_000), build.output()).toBe(0);
   port = await freePort();
   next = run(bin, ['start', '-H', '127.0.0.1', '-p', String(port)], {
@@ -99,6 +101,21 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     await expect(page.getByTestId('server-user').textContent()).resolves.toBe('Server rendered signed out');
     await page.getByTestId('client-status').getByText('Signed out').waitFor();
     expect(api.stats.reuseDetections).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('examples/nextjs built with NEXT_PUBLIC_GRAPHQL_WS_URL', () => {
+  it('shows the signed-in user\'s ticker events with ?ticker (graphql-ws from the page to the API), none without', async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await signIn(page);
+    expect(await page.getByTestId('ticker').count()).toBe(0);
+
+    await page.goto(`http://127.0.0.1:${port}/?ticker`);
+    await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
+    await page.getByTestId('ticker').getByText(/^Tick \d+ for admin@demo\.test$/).waitFor();
     expect(errors).toEqual([]);
   });
 });
