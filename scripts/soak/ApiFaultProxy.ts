@@ -51,7 +51,8 @@ export class ApiFaultProxy {
     return `http://127.0.0.1:${this.port}/graphql`;
   }
 
-  async listen(): Promise<void> {
+  /** Listens on `port` (by default the last one: 0 the first time, a free one); rejects when it is taken. */
+  async listen(port = this.port): Promise<void> {
     const server = createServer((req, res) => void this.serve(req, res));
     server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.upgrade(req, socket, head));
     server.keepAliveTimeout = 5000;
@@ -59,7 +60,13 @@ export class ApiFaultProxy {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     this.port = (server.address() as { port: number }).port;
     this.server = server;
   }

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { SoakProcess } from './ChildProcess.ts';
 import { freePort } from '../../test/helpers/redisProcess.ts';
@@ -34,19 +34,38 @@ export interface SecretRing {
   readonly old?: string;
 }
 
+/** Where a soak's build of examples/nextjs records the graphql-ws URL it inlined. */
+const nextjsWsUrlFile = () => `${exampleDir('nextjs')}/.next/soak-ws-url`;
+
 /**
- * examples/nextjs built with `next build` (kept from an earlier run when `reuseBuild` and there is one: the API's
- * URL and the secret are read when it starts, not when it is built) and served by `next start`.
+ * The port of the API's graphql-ws URL that the last soak's build of examples/nextjs inlined, if there is one: with
+ * `--reuse-build`, the API's front takes it again (when free) so that the build can be kept.
  */
-export async function startNextjs(options: { graphqlUrl: string; secrets: SecretRing; reuseBuild: boolean }): Promise<{ process: SoakProcess; port: number }> {
+export function builtNextjsWsPort(): number | undefined {
+  try {
+    return Number(new URL(readFileSync(nextjsWsUrlFile(), 'utf8').trim()).port) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * examples/nextjs built with `next build` for the API's graphql-ws URL `wsUrl` (`NEXT_PUBLIC_GRAPHQL_WS_URL`, which
+ * Next inlines into the browser's bundle: the page subscribes straight to the API) and served by `next start`. With
+ * `reuseBuild`, an earlier build for the same `wsUrl` is kept: the API's URL and the secret are read when it
+ * starts, not when it is built.
+ */
+export async function startNextjs(options: { graphqlUrl: string; wsUrl: string; secrets: SecretRing; reuseBuild: boolean }): Promise<{ process: SoakProcess; port: number }> {
   const next = exampleBin('nextjs', 'next');
   const dir = exampleDir('nextjs');
-  const env = { NEXT_TELEMETRY_DISABLED: '1' };
-  if (!(options.reuseBuild && existsSync(`${dir}/.next/BUILD_ID`))) {
+  const built = existsSync(`${dir}/.next/BUILD_ID`) && existsSync(nextjsWsUrlFile()) && readFileSync(nextjsWsUrlFile(), 'utf8').trim() === options.wsUrl;
+  if (!(options.reuseBuild && built)) {
     await rm(`${dir}/.next`, { recursive: true, force: true });
+    const env = { NEXT_TELEMETRY_DISABLED: '1', NEXT_PUBLIC_GRAPHQL_WS_URL: options.wsUrl };
     const build = new SoakProcess('next build', next, ['build'], { cwd: dir, env });
     const code = await build.exited(400_000);
     if (code !== 0) throw new Error(`examples/nextjs did not build (${code}):\n${build.tail()}`);
+    await writeFile(nextjsWsUrlFile(), `${options.wsUrl}\n`);
   }
   return startNextServer(options.graphqlUrl, options.secrets);
 }

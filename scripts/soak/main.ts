@@ -11,7 +11,7 @@ import { launchChromium } from '../../test/e2e/browser.ts';
 import { ApiFaultProxy } from './ApiFaultProxy.ts';
 import { AppTabs, type Person } from './AppTabs.ts';
 import { checkInvariants } from './checkInvariants.ts';
-import { startNextjs, startNextServer, startViteSpa, type SecretRing } from './exampleApps.ts';
+import { builtNextjsWsPort, startNextjs, startNextServer, startViteSpa, type SecretRing } from './exampleApps.ts';
 import { FrontProxy } from './FrontProxy.ts';
 import { HandlerPool } from './HandlerPool.ts';
 import { Journal } from './Journal.ts';
@@ -41,8 +41,8 @@ const mutation = parse('mutation SoakRename($id: ID!, $name: String!) { renameCl
 // Clubs the mutations rename: one that both people of each app may see (owner: all; admin: downtown, harbor), and the worker's (cashier: uptown).
 const TABS_CLUB = 'c_harbor';
 const WORKER_CLUB = 'c_uptown';
-// The tab of vite-spa that shows the `ticker` subscription (graphql-ws through the API's front). The nextjs app
-// has none: its token handler has no WebSocket proxy.
+// The tab of each app that shows the `ticker` subscription: graphql-ws from the page through the API's front (the
+// nextjs page too: it holds the access token, the handler only the refresh token).
 const TICKER_TAB = 1;
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -68,7 +68,9 @@ try {
   let spaOrigin = '';
   let journal = new Journal();
   const apiFront = new ApiFaultProxy(new URL(api.url), () => journal, () => spaOrigin, cashier.email);
-  await apiFront.listen();
+  // With --reuse-build, the port an earlier build of examples/nextjs inlined the API's graphql-ws URL for, when free.
+  const earlierPort = options.reuseBuild ? builtNextjsWsPort() : undefined;
+  await (earlierPort ? apiFront.listen(earlierPort).catch(() => apiFront.listen(0)) : apiFront.listen());
   cleanups.push(() => apiFront.close());
   log(`API ${api.url} behind ${apiFront.url}, Redis on ${redisPort}`);
 
@@ -89,7 +91,7 @@ try {
   log(`token handler A on ${handlers.instances[0]!.port}, B on ${handlers.instances[1]!.port}`);
 
   log(options.reuseBuild ? 'examples/nextjs: next start (an earlier build if there is one)' : 'examples/nextjs: next build, next start');
-  let next = await startNextjs({ graphqlUrl: apiFront.url, secrets: secrets.current, reuseBuild: options.reuseBuild });
+  let next = await startNextjs({ graphqlUrl: apiFront.url, wsUrl: apiFront.url.replace(/^http/, 'ws'), secrets: secrets.current, reuseBuild: options.reuseBuild });
   cleanups.push(() => next.process.stop());
   const front = new FrontProxy(handlers, () => next.port);
   await front.listen();
@@ -108,7 +110,7 @@ try {
   // The clock of the run starts now: what came before was building and starting.
   journal = new Journal();
   const apps = {
-    nextjs: new AppTabs('nextjs', `${front.origin}/?console`, 'client-status', query, mutation, TABS_CLUB, undefined, [admin, owner], options.seed, journal),
+    nextjs: new AppTabs('nextjs', `${front.origin}/?console`, 'client-status', query, mutation, TABS_CLUB, TICKER_TAB, [admin, owner], options.seed, journal),
     'vite-spa': new AppTabs('vite-spa', `${spa.origin}/?store=broadcast&console`, 'status', query, mutation, TABS_CLUB, TICKER_TAB, [owner, admin], options.seed + 500, journal),
   };
   await apps.nextjs.start(browser, TABS_PER_APP);

@@ -94,6 +94,29 @@ describe('the soak checker', () => {
     expect(failing(journal, run)).toEqual([]);
   });
 
+  it("checks nextjs#1's ticker as vite-spa#1's: a crossed event fails, a handler restart excuses a stop only there", () => {
+    const journal = journalOfTwoTabs();
+    journal.tabs.push({ tab: 'nextjs#1', app: 'nextjs' });
+    journal.screens.push({ tab: 'nextjs#1', app: 'nextjs', t: 1000, screen: 'owner@demo.test' });
+    const run = { durationMs: 70_000 };
+    for (const [tab, app, email] of [['nextjs#1', 'nextjs', 'owner@demo.test'], ['vite-spa#1', 'vite-spa', 'admin@demo.test']] as const) {
+      for (let t = 2000; t <= 20_000; t += 500) journal.ticks.push({ tab, app, t, n: t / 500, email, screen: email });
+    }
+    const [live] = checkInvariants(journal, { ...facts, ...run }).filter((result) => !result.passed);
+    expect(live?.violations.map((violation) => violation.tab)).toEqual(['nextjs#1', 'vite-spa#1']);
+    // A token handler restarting (no app: the nextjs app's fault, not vite-spa's) excuses nextjs#1's wait only.
+    Object.assign(journal.startFault('handler-restart', 'A'), { start: 21_000, end: 45_000 });
+    const [stillLive] = checkInvariants(journal, { ...facts, ...run }).filter((result) => !result.passed);
+    expect(stillLive?.violations.map((violation) => violation.tab)).toEqual(['vite-spa#1']);
+    for (let t = 20_500; t <= 70_000; t += 500) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 500, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    for (let t = 46_000; t <= 70_000; t += 500) journal.ticks.push({ tab: 'nextjs#1', app: 'nextjs', t, n: t / 500, email: 'owner@demo.test', screen: 'owner@demo.test' });
+    journal.ticks.sort((a, b) => a.t - b.t);
+    expect(failing(journal, run)).toEqual([]);
+    journal.ticks.push({ tab: 'nextjs#1', app: 'nextjs', t: 60_100, n: 999, email: 'admin@demo.test', screen: 'owner@demo.test' });
+    const [crossed] = checkInvariants(journal, { ...facts, ...run }).filter((result) => !result.passed);
+    expect(crossed?.violations.map((violation) => `${violation.tab}: ${violation.text}`)).toEqual(['nextjs#1: ticker event 999 for admin@demo.test shown while the tab showed owner@demo.test']);
+  });
+
   it('fails a mutation that ran twice on the API, or that succeeded in its client and never ran', () => {
     const journal = journalOfTwoTabs();
     const mutation = (id: number, name: string, ok: boolean) =>
