@@ -14,8 +14,9 @@ const SLOW_MS = 2000;
 
 /**
  * The API as its clients reach it: a proxy in front of the spec test server that can answer 503, answer 2 s late,
- * or go away and come back on the same port (a restart: every connection cut, new ones refused meanwhile), while
- * the server behind it keeps its sessions. It reads the pairs the API issues to tell which session each login and
+ * or go away and come back on the same port (a restart, as a server does one: it stops taking connections, answers
+ * the requests it is serving, cuts the rest, and refuses new ones meanwhile), while the server behind it keeps its
+ * sessions. It reads the pairs the API issues to tell which session each login and
  * refresh belongs to.
  */
 export class ApiFaultProxy {
@@ -25,6 +26,8 @@ export class ApiFaultProxy {
   private readonly sockets = new Set<Socket>();
   /** The WebSockets (graphql-ws) piped to the API now: the browser's side. */
   private readonly upgraded = new Set<Socket>();
+  /** HTTP requests being served now. */
+  private serving = 0;
 
   /** What the front answers with now. Entering 503 cuts every WebSocket: the API is unavailable to them too. */
   get mode(): ApiMode {
@@ -81,8 +84,17 @@ export class ApiFaultProxy {
     await closed;
   }
 
-  /** A restart: down for `ms`, then up on the same port. */
+  /**
+   * A restart: down for `ms`, then up on the same port. Like a server on SIGTERM, it first answers the requests it
+   * is serving (at most 5 s): cutting a refresh the API has executed would lose a rotated pair, which under a
+   * single-use refresh token no client can get back without a resubmission (reuse) or a sign-out. A crash that
+   * does cut it is the model's and test/faults' lost answer, not this fault.
+   */
   async restart(ms: number): Promise<void> {
+    const server = this.server;
+    server?.close();
+    server?.closeIdleConnections();
+    for (let waited = 0; this.serving > 0 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     await this.close();
     await new Promise((resolve) => setTimeout(resolve, ms));
     await this.listen();
@@ -122,6 +134,8 @@ export class ApiFaultProxy {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.serving += 1;
+    res.once('close', () => (this.serving -= 1));
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
