@@ -62,9 +62,16 @@ export function createRotator(options: RotatorOptions): Rotator {
 
   async function rotateShared(key: string, session: CookieSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome> {
     try {
-      const kept = await newest(key);
-      if (kept) return kept;
-      if (!(await cache.claim(key, timeout + 1000))) return await awaitOutcome(key);
+      // Another instance renewing it answers with its outcome; one whose refresh failed lets go of its claim
+      // without one, and this request takes it over rather than wait out the bound.
+      const until = now() + timeout + 1000;
+      for (;;) {
+        const kept = await newest(key);
+        if (kept) return kept;
+        if (await cache.claim(key, timeout + 1000)) break;
+        if (now() >= until) return unavailable(new Error('another instance renewing this session did not finish in time'));
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
       // A rotation that finished between the look-up and the claim kept its outcome before letting go of its claim.
       const raced = await newest(key);
       if (raced) {
@@ -141,16 +148,6 @@ export function createRotator(options: RotatorOptions): Rotator {
       key = await keyOf(next.session.r);
     }
     return outcome;
-  }
-
-  async function awaitOutcome(key: string): Promise<Outcome> {
-    const until = now() + timeout + 1000;
-    while (now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      const outcome = await newest(key);
-      if (outcome) return outcome;
-    }
-    return unavailable(new Error('another instance renewing this session did not finish in time'));
   }
 
   return {
