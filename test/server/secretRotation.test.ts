@@ -65,3 +65,35 @@ describe('secret rotation: the first secret seals, every one opens', () => {
     expect(() => createTokenHandler({ uri: 'http://127.0.0.1:1/graphql', secret: secret as TokenHandlerOptions['secret'] })).toThrow(message);
   });
 });
+
+describe('secret rotation across instances, one instance at a time (as the soak rolls it out)', () => {
+  // Each step deploys one instance; between steps, the browser's cookie goes through either instance.
+  const alternating = async (steps: Array<[TokenHandlerOptions['secret'], TokenHandlerOptions['secret']]>) => {
+    const { make } = await handlers();
+    let cookie = (await call(make(OLD), 'login', { email: 'admin@demo.test', password: 'admin-pass' })).cookie!;
+    const statuses: number[] = [];
+    for (const [a, b] of steps) {
+      for (const instance of [make(a), make(b), make(a)]) {
+        const answer = await call(instance, 'refresh', {}, cookie);
+        statuses.push(answer.status);
+        cookie = answer.cookie ?? cookie;
+      }
+    }
+    return statuses;
+  };
+
+  it('in two steps ([old, new] everywhere, then [new, old]), every request is answered: no session is signed out', async () => {
+    const statuses = await alternating([
+      [[OLD, NEW], OLD],
+      [[OLD, NEW], [OLD, NEW]],
+      [[NEW, OLD], [OLD, NEW]],
+      [[NEW, OLD], [NEW, OLD]],
+    ]);
+    expect(statuses).toEqual(Array(12).fill(200));
+  });
+
+  it('in one step ([new, old] on one instance while the other still has only the old), the other signs the session out', async () => {
+    const statuses = await alternating([[[NEW, OLD], OLD]]);
+    expect(statuses).toContain(401);
+  });
+});
