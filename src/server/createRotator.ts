@@ -62,15 +62,8 @@ export function createRotator(options: RotatorOptions): Rotator {
 
   async function rotateShared(key: string, session: CookieSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome> {
     try {
-      const kept = await newest(key);
-      if (kept) return kept;
-      if (!(await cache.claim(key, timeout + 1000))) return await awaitOutcome(key);
-      // A rotation that finished between the look-up and the claim kept its outcome before letting go of its claim.
-      const raced = await newest(key);
-      if (raced) {
-        await cache.release(key).catch(report);
-        return raced;
-      }
+      const settled = await claimOrOutcome(key);
+      if (settled) return settled;
     } catch (error) {
       // Without the cache, nothing can tell whether another instance is spending this token right now.
       report(error);
@@ -143,14 +136,25 @@ export function createRotator(options: RotatorOptions): Rotator {
     return outcome;
   }
 
-  async function awaitOutcome(key: string): Promise<Outcome> {
+  // `undefined` once this caller holds the claim on `key`; else the outcome of the rotation that held it. A
+  // rotation that got no verdict (the upstream could not be reached) keeps none and lets go: its waiters get that
+  // failure, as the requests that joined it on its own instance do, instead of waiting the whole claim for an
+  // outcome that never comes (the page's logout waits for their refresh meanwhile).
+  async function claimOrOutcome(key: string): Promise<Outcome | undefined> {
     const until = now() + timeout + 1000;
-    while (now() < until) {
+    for (let waited = false; ; waited = true) {
+      const kept = await newest(key);
+      if (kept) return kept;
+      if (await cache.claim(key, timeout + 1000)) {
+        // A rotation that finished between the look-up and the claim kept its outcome before letting go of its claim.
+        const raced = await newest(key);
+        if (!raced && !waited) return undefined;
+        await cache.release(key).catch(report);
+        return raced ?? unavailable(new Error('another instance renewing this session could not reach the auth service'));
+      }
+      if (now() >= until) return unavailable(new Error('another instance renewing this session did not finish in time'));
       await new Promise((resolve) => setTimeout(resolve, 25));
-      const outcome = await newest(key);
-      if (outcome) return outcome;
     }
-    return unavailable(new Error('another instance renewing this session did not finish in time'));
   }
 
   return {
