@@ -65,9 +65,14 @@ describe('a refresh that waited for another instance\'s rotation, the upstream a
     outage.down = true;
     const claimed = tabs[0]!.refresh().catch(() => {});
     await sleep(50);
-    void signer.refresh().catch(() => {});
+    const sent = Date.now();
+    const waited = signer.refresh().then(
+      () => Date.now() - sent,
+      () => Date.now() - sent,
+    );
     await claimed;
-    await sleep(200);
+    // It learns that the rotation got no verdict as soon as that rotation lets go, not after the whole claim.
+    expect(await waited).toBeLessThan(1000);
 
     // The person signs out there (not awaited: the screen says "signed out" at once) and, once the API is back,
     // signs in again.
@@ -91,4 +96,32 @@ describe('a refresh that waited for another instance\'s rotation, the upstream a
     expect(statuses(tabs)).toEqual(['authenticated', 'authenticated', 'authenticated']);
     expect(rig.upstream.stats.reuseDetections).toBe(0);
   }, 40_000);
+});
+
+describe('a sign-out while the tab\'s refresh is on the wire, and a sign-in at once', () => {
+  it('the logout, sent once the refresh settles, does not sign the new session out', async () => {
+    const rig = await startTokenHandler(cleanups, { upstream: { accessTokenTtl: 6 }, handler: { origin: APP } });
+    const tabs = [openTab(rig, rig.origin), openTab(rig, rig.origin)];
+    const signer = tabs[1]!;
+    await signer.login(OWNER.email, OWNER.password);
+    await vi.waitFor(() => expect(statuses(tabs)).toEqual(['authenticated', 'authenticated']));
+
+    rig.upstream.faults.delayMs['refreshToken'] = 1000;
+    void signer.refresh().catch(() => {});
+    await sleep(100);
+    const loggedOut = signer.logout().catch(() => {});
+    await vi.waitFor(() => expect(statuses(tabs)).toEqual(['unauthenticated', 'unauthenticated']));
+    rig.upstream.faults.delayMs['refreshToken'] = 0;
+    await signer.login(OWNER.email, OWNER.password);
+    await loggedOut;
+    await vi.waitFor(() => expect(statuses(tabs)).toEqual(['authenticated', 'authenticated']));
+    const ended: unknown[] = [];
+    for (const tab of tabs) cleanups.push(tab.subscribe(() => void (tab.getState().status === 'unauthenticated' && ended.push(tab.getState().ended))));
+    const loggedIn = rig.upstream.stats.refreshSuccesses;
+
+    await vi.waitFor(() => expect(ended.length || rig.upstream.stats.refreshSuccesses > loggedIn).toBeTruthy(), { timeout: 12_000, interval: 50 });
+    await sleep(200);
+    expect(ended).toEqual([]);
+    expect(rig.upstream.stats.refreshSuccesses).toBeGreaterThan(loggedIn);
+  }, 30_000);
 });
