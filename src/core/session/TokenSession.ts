@@ -199,6 +199,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       return () => listeners.delete(listener);
     },
     async login(email, password) {
+      // A service that keeps the session (a token handler) is told which session a logout ends by its cookie, not
+      // by a pair: a logout still waiting for its refresh to settle would go out after this login and end the new
+      // session.
+      if (transport.ownsSession) await loggingOut?.catch(() => {});
       let next: Live;
       try {
         const answer = await call('loginWithEmailPassword', (signal) => transport.login(email, password, signal));
