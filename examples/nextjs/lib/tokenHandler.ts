@@ -3,8 +3,10 @@ import { createTokenHandler } from 'apollo-link-token-pair/server';
 
 export const tokenHandler = createTokenHandler({
   uri: process.env.GRAPHQL_URL!, // the API's GraphQL endpoint
-  // openssl rand -base64 32. To rotate it: the new one here, the one it replaces in TOKEN_HANDLER_SECRET_OLD
-  // (the new one seals, both open), on every instance; drop the old one after the cookies' life.
+  // openssl rand -base64 32. To rotate it on several instances, two deploys, one instance at a time: the new one
+  // in TOKEN_HANDLER_SECRET_OLD (it opens, the old still seals), then the two swapped (the new one seals, both
+  // open); drop the old one after the cookies' life. In one deploy, an instance not yet updated signs out the
+  // sessions whose cookie an updated one sealed.
   secret: process.env.TOKEN_HANDLER_SECRET_OLD
     ? [process.env.TOKEN_HANDLER_SECRET!, process.env.TOKEN_HANDLER_SECRET_OLD]
     : process.env.TOKEN_HANDLER_SECRET!,
