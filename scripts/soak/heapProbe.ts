@@ -5,7 +5,7 @@
 // reporting nothing), samples every tab's heap after a GC every 10 s and prints each slope. `--network` adds the
 // soak's own Network.enable, `--console` a console listener, `--faults` the first tab's faults every minute (frozen,
 // offline, hidden, signed out and in) and a reload of the second. `--snapshots` writes heap snapshots of tab N at
-// 1 min and at the end and prints what grew between them, by constructor, with retaining paths.
+// 1 min (`--first-at M`) and at the end and prints what grew between them, by constructor, with retaining paths.
 // `npx tsx scripts/soak/heapProbe.ts --compare a.heapsnapshot b.heapsnapshot [--paths 'object:Promise']` compares two.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'graphql';
@@ -258,7 +258,7 @@ try {
       await each.cdp.send('HeapProfiler.collectGarbage');
       samples[index]!.push([t, (await each.cdp.send('Runtime.getHeapUsage')).usedSize]);
     }
-    if (snapshots && !first && t >= 1) {
+    if (snapshots && !first && t >= Number(option('first-at', '1'))) {
       first = await takeSnapshot(snapped, `${snapshots}/first.heapsnapshot`);
       firstAt = t;
       log('first snapshot taken');
