@@ -30,13 +30,14 @@ module.exports = [
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '6.95 kB',
+    limit: '7 kB',
     gzip: true,
     ignore: peers,
   },
   {
     // What a browser page adds to the row above: browserResume() (issue 22), no longer a default. Issue 29's diet:
-    // 7,244 → 7,071 B; issue 30's fixes of what the soak found: 7,103 B.
+    // 7,244 → 7,071 B; issue 30's fixes of what the soak found (among them waits on a refresh that leave nothing
+    // behind once it settled, the soak's heap): about 7.12 kB.
     name: 'core: createTokenAuth with the memory store and browserResume (a page)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore, browserResume }',

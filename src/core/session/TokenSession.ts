@@ -171,7 +171,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   let sentAt: FloorState = NO_REFRESH;
   // Waits (the floor, a scheduled retry) that the session's end or dispose() cuts short.
   const sleepers = new Set<() => void>();
-  const disposed = new Promise((resolve) => signal.addEventListener('abort', resolve));
+  // Waits on a refresh, which dispose() ends at once. Not a race with a promise of the dispose: each wait would
+  // leave a reaction on it until then, and a session waits on every refresh of a page's life.
+  const joins = new Set<(value?: unknown) => void>();
 
   const started = epoch;
   const stored = seam.load();
@@ -274,6 +276,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       }
       abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
       wake();
+      wake(joins);
       timer.cancel();
       listeners.clear();
       const stop = () => {
@@ -328,7 +331,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         });
       }
       // dispose() fails the waiters at once, though a refresh already sent goes on to store its pair.
-      await Promise.race([from.refreshing, disposed]);
+      await new Promise((resolve, reject) => {
+        joins.add(resolve);
+        Promise.resolve(signal.aborted || from.refreshing).then(resolve, reject).then(() => joins.delete(resolve));
+      });
       if (signal.aborted) throw signal.reason;
       const now = live as Live | null;
       // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure).
@@ -588,8 +594,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     });
   }
 
-  function wake(): void {
-    for (const done of [...sleepers]) done();
+  function wake(waits = sleepers): void {
+    for (const done of [...waits]) done();
   }
 
   function publish(next: TokenAuthState): void {
