@@ -34,3 +34,11 @@ const server = createServer(async (req, res) => {
   });
 });
 server.listen(0, '127.0.0.1', () => console.log(`listening on port ${(server.address() as { port: number }).port}`));
+// A deploy stops an instance with SIGTERM: it answers what it is serving before it exits (docs/token-handler.md,
+// "Deploying"), since a rotation cut between the API's answer and the cache would leave the refresh token spent
+// and its pair with no one. A SIGKILL (the soak's handler-restart) is a crash, and can cut one.
+process.once('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 10_000).unref();
+});

@@ -1,6 +1,9 @@
 import type { Clock } from './Clock';
 import type { MaybePromise } from '../stores/TokenStore';
 
+// How late a timer must fire to tell of a pause (a frozen page, a machine asleep), and the grace it then gives.
+const LATE = 1_000;
+
 /**
  * Runs `work` with an `AbortSignal`, and settles within `ms`: past it, or when `outer` aborts, the signal aborts
  * and the result rejects (with `timeout()`, or the outer signal's reason) even if `work` ignores the signal.
@@ -26,7 +29,14 @@ export function bounded<T>(
       reject(error);
     };
     const onAbort = () => stop(outer!.reason);
-    const timer = clock.setTimeout(() => stop(timeout()), ms);
+    const due = clock.now() + ms;
+    // A timer that fires late, after the page was frozen or the machine slept, gives an answer that came in
+    // meanwhile a moment to be read first: a refresh the service answered is not abandoned (and resubmitted).
+    const expire = (again: boolean) => {
+      if (again || clock.now() - due < LATE) stop(timeout());
+      else timer = clock.setTimeout(() => expire(true), LATE);
+    };
+    let timer = clock.setTimeout(() => expire(false), ms);
     outer?.addEventListener('abort', onAbort);
     result.then(resolve, reject).finally(() => {
       clock.clearTimeout(timer);
