@@ -102,13 +102,7 @@ export class Tab {
    * throttled as in a real hidden tab.
    */
   async setHidden(hidden: boolean): Promise<void> {
-    await this.page.evaluate(`(() => {
-      const state = ${hidden ? "'hidden'" : "'visible'"};
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
-      document.dispatchEvent(new Event('visibilitychange'));
-      window.dispatchEvent(new Event(state === 'hidden' ? 'blur' : 'focus'));
-    })()`);
+    await this.page.evaluate(visibilityScript(hidden));
   }
 
   /** The JS heap in use after a garbage collection, in bytes; `undefined` when the tab cannot say now. */
@@ -124,4 +118,15 @@ export class Tab {
       return undefined;
     }
   }
+}
+
+/** The script that makes a page see itself hidden, or visible again (see {@link Tab.setHidden}). */
+export function visibilityScript(hidden: boolean): string {
+  return `(() => {
+    const state = ${hidden ? "'hidden'" : "'visible'"};
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event(state === 'hidden' ? 'blur' : 'focus'));
+  })()`;
 }

@@ -14,6 +14,7 @@ import { createTestAuthServer, TEST_USERS } from '../../src/testing/index.ts';
 import { launchChromium } from '../../test/e2e/browser.ts';
 import { startViteSpa } from './exampleApps.ts';
 import { pageProbe } from './pageProbe.ts';
+import { visibilityScript } from './Tab.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -171,13 +172,7 @@ async function cycleFaults(page: Page, cdp: CDPSession) {
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await pause(5000);
   for (const hidden of [true, false]) {
-    await page.evaluate(`(() => {
-      const state = ${hidden ? "'hidden'" : "'visible'"};
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
-      document.dispatchEvent(new Event('visibilitychange'));
-      window.dispatchEvent(new Event(state === 'hidden' ? 'blur' : 'focus'));
-    })()`);
+    await page.evaluate(visibilityScript(hidden));
     if (hidden) await pause(12_000);
   }
   await pause(3000);

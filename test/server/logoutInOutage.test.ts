@@ -35,6 +35,21 @@ async function twoInstances() {
   return { rig, outage, instances: [rig.origin, other] };
 }
 
+/**
+ * Waits up to the new token's proactive refresh, and expects it renewed upstream with no tab's session ended (the
+ * defect: the handler refused it by itself).
+ */
+async function expectRenewedUpstream(rig: TokenHandlerRig, tabs: TokenAuth[]): Promise<void> {
+  const ended: unknown[] = [];
+  for (const tab of tabs) cleanups.push(tab.subscribe(() => void (tab.getState().status === 'unauthenticated' && ended.push(tab.getState().ended))));
+  const loggedIn = rig.upstream.stats.refreshSuccesses;
+  await vi.waitFor(() => expect(ended.length || rig.upstream.stats.refreshSuccesses > loggedIn).toBeTruthy(), { timeout: 12_000, interval: 50 });
+  await sleep(200);
+  expect(ended).toEqual([]);
+  expect(rig.upstream.stats.refreshSuccesses).toBeGreaterThan(loggedIn);
+}
+
+
 /** A tab of one browser, its requests to the handler sent to `instance`; the tabs share the cookie jar and the channel. */
 function openTab(rig: TokenHandlerRig, instance: string): TokenAuth {
   const routed: typeof fetch = (input, init) => fetch(String(input).replace(rig.origin, instance), init);
@@ -84,15 +99,7 @@ describe('a refresh that waited for another instance\'s rotation, the upstream a
     await signer.login(OWNER.email, OWNER.password);
     await vi.waitFor(() => expect(statuses(tabs)).toEqual(['authenticated', 'authenticated', 'authenticated']));
     await loggedOut;
-    const ended: unknown[] = [];
-    for (const tab of tabs) cleanups.push(tab.subscribe(() => void (tab.getState().status === 'unauthenticated' && ended.push(tab.getState().ended))));
-    const loggedIn = rig.upstream.stats.refreshSuccesses;
-
-    // Up to the new token's proactive refresh: renewed upstream, or (the defect) refused by the handler.
-    await vi.waitFor(() => expect(ended.length || rig.upstream.stats.refreshSuccesses > loggedIn).toBeTruthy(), { timeout: 12_000, interval: 50 });
-    await sleep(200);
-    expect(ended).toEqual([]);
-    expect(rig.upstream.stats.refreshSuccesses).toBeGreaterThan(loggedIn);
+    await expectRenewedUpstream(rig, tabs);
     expect(statuses(tabs)).toEqual(['authenticated', 'authenticated', 'authenticated']);
     expect(rig.upstream.stats.reuseDetections).toBe(0);
   }, 40_000);
@@ -115,13 +122,6 @@ describe('a sign-out while the tab\'s refresh is on the wire, and a sign-in at o
     await signer.login(OWNER.email, OWNER.password);
     await loggedOut;
     await vi.waitFor(() => expect(statuses(tabs)).toEqual(['authenticated', 'authenticated']));
-    const ended: unknown[] = [];
-    for (const tab of tabs) cleanups.push(tab.subscribe(() => void (tab.getState().status === 'unauthenticated' && ended.push(tab.getState().ended))));
-    const loggedIn = rig.upstream.stats.refreshSuccesses;
-
-    await vi.waitFor(() => expect(ended.length || rig.upstream.stats.refreshSuccesses > loggedIn).toBeTruthy(), { timeout: 12_000, interval: 50 });
-    await sleep(200);
-    expect(ended).toEqual([]);
-    expect(rig.upstream.stats.refreshSuccesses).toBeGreaterThan(loggedIn);
+    await expectRenewedUpstream(rig, tabs);
   }, 30_000);
 });
