@@ -6,7 +6,8 @@
  * - 401 `SESSION_INVALID`: a cookie that does not open (altered, or sealed with another secret): cleared;
  * - 401 `SESSION_EXPIRED`: the refresh token's life is over: cleared;
  * - 401 `SESSION_REVOKED`: the upstream refused the refresh token (used, revoked, expired): cleared;
- * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared;
+ * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared; or replaced by a sign-in in this browser,
+ *   whose cookie it then keeps (the answer of a request that left before the sign-in must not clear the new one);
  * - 403 `FORBIDDEN`: no `x-token-handler` header, or an origin that is not allowed; nothing was spent;
  * - 400 `BAD_REQUEST`, 404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`, 413 `PAYLOAD_TOO_LARGE`;
  * - 429 `TOO_MANY_ATTEMPTS`: the `loginThrottle` refused a login (`Retry-After` says when to try again);
@@ -46,7 +47,7 @@ export interface CookieSession {
 /** What a rotation, or a look at a cookie, came to: a session, or a refusal (with the cookie to keep, when it changed). */
 export type Outcome =
   | { readonly session: CookieSession }
-  | { readonly error: TokenHandlerError; readonly status: number; readonly keep?: CookieSession };
+  | { readonly error: TokenHandlerError; readonly status: number; readonly keep?: CookieSession; readonly replaced?: true };
 
 export const UNAVAILABLE = 503;
 

@@ -264,7 +264,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       const cookies = await cookie.write(outcome.session, headers);
       return cookies ? { outcome, cookies } : { outcome: tooLarge(`a renewed access token of ${outcome.session.a.length} bytes`), cookies: cookie.clear(headers) };
     }
-    if (outcome.status === 401) return { outcome, cookies: cookie.clear(headers) };
+    if (outcome.status === 401) return { outcome, cookies: outcome.replaced ? [] : cookie.clear(headers) };
     return { outcome, cookies: (outcome.keep && (await cookie.write(outcome.keep, headers))) || [] };
   }
 
@@ -275,12 +275,14 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   }
 
   // Revokes the newest pair of `found` on the upstream, and makes late requests that present it learn so.
-  async function revoke(request: Request, found: CookieSession): Promise<boolean> {
+  // `replaced`: by a sign-in in this browser, whose answer sets the new cookie.
+  async function revoke(request: Request, found: CookieSession, replaced = false): Promise<boolean> {
     const key = await keyOf(found.r);
     await rotator.settled(key);
     const kept = await rotator.newest(key).catch(() => undefined);
     const last = kept && 'session' in kept ? kept.session : found;
-    await rotator.keep(await keyOf(last.r), refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.'), refusalTime(last));
+    const ended = refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
+    await rotator.keep(await keyOf(last.r), replaced ? { ...ended, replaced } : ended, refusalTime(last));
     try {
       await upstreamFor(request).logout({ accessToken: last.a, refreshToken: last.r }, signal());
       return true;
@@ -326,7 +328,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     // The session this browser had is replaced: its refresh token would otherwise stay valid for 30 days.
     // Awaited, so that a refresh of it still in flight has answered (and set its cookie) before this one's.
     const previous = await readSession(request.headers);
-    if (previous && 'r' in previous) await revoke(request, previous);
+    if (previous && 'r' in previous) await revoke(request, previous, true);
     return json(200, { accessToken: session.a, user: session.u ?? null, age: 0 }, cookies);
   }
 

@@ -452,6 +452,26 @@ describe('logout', () => {
   });
 });
 
+describe('a sign-in over a session of this browser', () => {
+  // Found with the soak's journal (issue 30): a refresh that left with the old cookie came back after the sign-in
+  // with 401 SESSION_ENDED and a Set-Cookie that cleared the cookie, which was the new session's by then.
+  it("refuses a request that left with the old cookie without clearing the cookie, which is the new session's", async () => {
+    const rig = await signedIn();
+    const old = rig.jar.header()!;
+    const again = await rig.post('login', { email: 'owner@demo.test', password: 'owner-pass' });
+    expect(again.status).toBe(200);
+    const current = rig.jar.header()!;
+    expect(current).not.toBe(old);
+
+    const late = await rig.post('refresh', { accessToken: rig.accessToken }, { cookie: old });
+    expect(late.status).toBe(401);
+    expect(late.body.error.code).toBe('SESSION_ENDED');
+    expect(late.setCookie).toEqual([]);
+    // A logout still clears: the browser's cookie is the one it ends.
+    expectClearingCookie(await rig.post('logout', {}));
+  });
+});
+
 describe('secrecy', () => {
   const logged: unknown[][] = [];
   afterEach(() => {
