@@ -26,8 +26,9 @@ module.exports = [
     // session record, the store seam, the timer, the floor, the links' view of the session) short, as no minifier
     // may (−110 B: rollup.config.mjs); a refused result is thrown as its recovery's arguments, not as a class
     // (−46 B); readTokenPair times the pair it reads (−15 B); the links destructure their options (−5 B). Issue
-    // 30's fixes of what the soak found added 44 B (6,956 B). Not met, by 756 B: the rest would take behaviour
-    // away (see docs/performance.md); the limit holds the size measured.
+    // 30's fixes of what the soak found added 81 B (6,993 B; 37 B of it a timeout that fires late, after a frozen
+    // page, giving the answer one more second). Not met, by 793 B: the rest would take behaviour away (see
+    // docs/performance.md); the limit holds the size measured.
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
@@ -38,11 +39,11 @@ module.exports = [
   {
     // What a browser page adds to the row above: browserResume() (issue 22), no longer a default. Issue 29's diet:
     // 7,244 → 7,071 B; issue 30's fixes of what the soak found (among them waits on a refresh that leave nothing
-    // behind once it settled, the soak's heap): about 7.12 kB.
+    // behind once it settled, the soak's heap; a late timeout's grace): 7,152 B.
     name: 'core: createTokenAuth with the memory store and browserResume (a page)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore, browserResume }',
-    limit: '7.15 kB',
+    limit: '7.2 kB',
     gzip: true,
     ignore: peers,
   },
@@ -56,8 +57,9 @@ module.exports = [
     // Issues 28 and 29 added 1,069 B (7,890 → 8,959 B): as the row above, and jwt-decode. Issue 29's diet took
     // 200 B off (8,979 → 8,779 B), the shared stores' reads and writes renamed in the build too. Issue 30's fixes
     // of what the soak found added 144 B (8,923 B): the tabs tell each other which token they submit, so that none
-    // sends one a reloaded tab had on the wire; a login's pair goes past a frozen lock holder after 1 s.
-    limit: '8.95 kB',
+    // sends one a reloaded tab had on the wire; a login's pair goes past a frozen lock holder after 1 s; with the
+    // rest of issue 30's fixes, 8,986 B.
+    limit: '9 kB',
     gzip: true,
     ignore: peers,
   },
