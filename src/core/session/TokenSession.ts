@@ -320,10 +320,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     const since = clock.now();
     for (;;) {
       if (from.retry && !force && !from.refreshing) {
-        const due = (from.retry.at ?? Infinity) - since;
-        if (!patient || due > RETRY_JOIN) throw from.retry.error;
+        const at = from.retry.at ?? Infinity;
+        if (!patient || at - since > RETRY_JOIN) throw from.retry.error;
         patient = false;
-        await sleep(due);
+        await sleep(at - clock.now());
       }
       if (live === from) {
         from.refreshing ??= rotate(from, trigger).finally(() => {
