@@ -187,6 +187,11 @@ export class ApiFaultProxy {
     if (!kind || !data) return;
     const pair = data['loginWithEmailPassword'] ?? data['refreshToken'];
     if (!pair?.accessToken) return;
+    if (kind === 'refresh') {
+      const token = String(sent?.variables?.['token'] ?? '');
+      const issued = String((pair as { refreshToken?: string }).refreshToken ?? '');
+      journal.note('rotated', `…${token.slice(-6)} → …${issued.slice(-6)}, from ${req.headers.origin ?? 'a server'}`);
+    }
     const claims = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string; email: string };
     const app: AppName =
       claims.email === this.workerEmail ? 'worker' : req.headers.origin === this.spaOrigin() ? 'vite-spa' : 'nextjs';

@@ -49,6 +49,17 @@ export class AppTabs {
       const tab = this.pages.get(message.page()!);
       if (message.type() === 'error') this.journal.note('console-error', message.text(), tab?.name, this.app);
     });
+    // Which request failed and how (a console error names neither), and where a slow one spent its time.
+    this.context.on('requestfailed', (request) => {
+      const tab = this.pages.get(request.frame().page());
+      this.journal.note('request-failed', `${request.method()} ${request.url()}: ${request.failure()?.errorText} ${phases(request.timing())}`, tab?.name, this.app);
+    });
+    this.context.on('requestfinished', (request) => {
+      const timing = request.timing();
+      if (!(timing.responseEnd > SLOW_REQUEST)) return;
+      const tab = this.pages.get(request.frame().page());
+      this.journal.note('slow-request', `${request.method()} ${request.url()} took ${Math.round(timing.responseEnd)} ms ${phases(timing)}`, tab?.name, this.app);
+    });
     this.context.on('weberror', (error) => {
       const tab = this.pages.get(error.page()!);
       this.journal.note('page-error', String(error.error()?.stack ?? error.error()), tab?.name, this.app);
@@ -151,4 +162,13 @@ export class AppTabs {
       }
     }
   }
+}
+
+/** A request that took longer than this, in ms, is noted with its phases. */
+const SLOW_REQUEST = 5000;
+
+/** When a request reached each phase, in ms from its start (-1: not reached). */
+function phases(timing: ReturnType<Request['timing']>): string {
+  const at = (ms: number) => (ms < 0 ? '-' : String(Math.round(ms)));
+  return `(connect ${at(timing.connectStart)}-${at(timing.connectEnd)}, sent ${at(timing.requestStart)}, first byte ${at(timing.responseStart)}, end ${at(timing.responseEnd)})`;
 }

@@ -34,6 +34,16 @@ export class SoakProcess {
     return this.process.exitCode === null && this.process.signalCode === null;
   }
 
+  /** Calls `listener` with each line of its standard output that matches `pattern`, from now on. */
+  onLine(pattern: RegExp, listener: (line: string) => void): void {
+    let rest = '';
+    this.process.stdout!.on('data', (chunk: Buffer) => {
+      const lines = (rest + String(chunk)).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (pattern.test(line)) listener(line);
+    });
+  }
+
   /** The last of its output. */
   tail(chars = 3000): string {
     return this.output.slice(-chars);

@@ -22,7 +22,11 @@ export interface HandlerEnv {
 export class HandlerPool {
   readonly instances: HandlerInstance[] = [];
 
-  constructor(private readonly env: HandlerEnv) {}
+  constructor(
+    private readonly env: HandlerEnv,
+    /** Each `[handler]` line an instance prints: its upstream refreshes and the errors it reports. */
+    private readonly onLine: (line: string) => void = () => {},
+  ) {}
 
   async start(names: readonly string[]): Promise<void> {
     for (const name of names) this.instances.push({ name, ...(await this.spawn(name)) });
@@ -34,21 +38,34 @@ export class HandlerPool {
   }
 
   /** SIGKILLs `instance`, waits `downMs`, and starts it again (on a new port, as a new container would). */
-  async restart(instance: HandlerInstance, downMs: number): Promise<void> {
-    await instance.process.stop('SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, downMs));
-    Object.assign(instance, await this.spawn(instance.name));
+  restart(instance: HandlerInstance, downMs: number): Promise<void> {
+    return this.inTurn(instance, async () => {
+      await instance.process.stop('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      Object.assign(instance, await this.spawn(instance.name));
+    });
   }
 
   /**
    * A deploy of `instance` with `env` changed (a rolling deploy's step): the new process starts and takes the
    * instance's place once it listens, then the old one is stopped (SIGTERM). Instances started later get `env` too.
    */
-  async redeploy(instance: HandlerInstance, env: Partial<HandlerEnv>): Promise<void> {
-    const fresh = await this.spawn(instance.name, { ...this.env, ...env });
-    const old = instance.process;
-    Object.assign(instance, fresh);
-    await old.stop();
+  redeploy(instance: HandlerInstance, env: Partial<HandlerEnv>): Promise<void> {
+    return this.inTurn(instance, async () => {
+      const fresh = await this.spawn(instance.name, { ...this.env, ...env });
+      const old = instance.process;
+      Object.assign(instance, fresh);
+      await old.stop();
+    });
+  }
+
+  // One change of an instance at a time: a restart and a deploy that overlap would each start a process, and the
+  // one replaced in between would run on, out of the pool, never stopped.
+  private readonly turns = new Map<string, Promise<unknown>>();
+  private inTurn(instance: HandlerInstance, change: () => Promise<void>): Promise<void> {
+    const run = (this.turns.get(instance.name) ?? Promise.resolve()).then(change);
+    this.turns.set(instance.name, run.catch(() => {}));
+    return run;
   }
 
   /** What instances are started with from now on (a restart after a redeploy keeps the deploy's secrets). */
@@ -65,8 +82,9 @@ export class HandlerPool {
     // its PID would leave running.
     const process = new SoakProcess(`token handler ${name}`, globalThis.process.execPath, ['--import', 'tsx', 'scripts/soak/handlerInstance.ts'], {
       cwd: ROOT,
-      env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      env: { HANDLER_NAME: name, ...Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)) },
     });
+    process.onLine(/^\[handler\] /, (line) => this.onLine(line.slice('[handler] '.length)));
     const match = await process.waitFor(/listening on port (\d+)/, 30_000);
     return { process, port: Number(match[1]) };
   }

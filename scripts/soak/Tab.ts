@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { AppName, Journal } from './Journal.ts';
+import { jsObjectBytes, takeHeapSnapshot } from './heapSnapshot.ts';
 import { pageProbe, type ProbeConfig } from './pageProbe.ts';
 
 /**
@@ -105,18 +106,16 @@ export class Tab {
     await this.page.evaluate(visibilityScript(hidden));
   }
 
-  /** The JS heap in use after a garbage collection, in bytes; `undefined` when the tab cannot say now. */
+  /**
+   * The bytes of the page's own JS objects after a garbage collection, from a heap snapshot ({@link jsObjectBytes}):
+   * not V8's whole heap, whose compiled code grows for a long time as faults warm new paths. `undefined` when the
+   * tab cannot say now (closed, frozen, or no snapshot within 15 s).
+   */
   async heapUsed(): Promise<number | undefined> {
     if (this.closed || this.frozen) return undefined;
-    const within = <T,>(work: Promise<T>) =>
-      Promise.race([work, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000))]);
-    try {
-      await within(this.cdp.send('HeapProfiler.collectGarbage'));
-      const usage = await within(this.cdp.send('Runtime.getHeapUsage'));
-      return usage?.usedSize;
-    } catch {
-      return undefined;
-    }
+    const cdp = this.cdp;
+    const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 15_000).unref());
+    return Promise.race([takeHeapSnapshot(cdp).then(({ snapshot }) => jsObjectBytes(snapshot), () => undefined), timeout]);
   }
 }
 

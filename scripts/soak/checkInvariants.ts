@@ -169,7 +169,7 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
     unexplained.map((note) => ({ t: note.t, tab: note.tab, app: note.app, text: `${note.kind}: ${note.text.slice(0, 300)}` })),
   );
 
-  result('heap', "no tab's JS heap grows across the run", ...heapTrend(journal));
+  result('heap', "no tab's JS objects grow across the run (heap snapshots)", ...heapTrend(journal));
   return results;
 }
 
@@ -277,8 +277,9 @@ function refreshRate(journal: Journal, facts: RunFacts): [string, Violation[]] {
 }
 
 /**
- * Per tab and page load, the least-squares slope of the heap after a garbage collection, over loads sampled for at
- * least a minute: growth over the load of more than 2 MB and a quarter of its first sample is a leak.
+ * Per tab and page load, the least-squares slope of the page's own JS objects after a garbage collection (see
+ * `jsObjectBytes`), over loads sampled for at least a minute: growth over the load of more than 2 MB and a quarter
+ * of its first sample is a leak.
  */
 function heapTrend(journal: Journal): [string, Violation[]] {
   const violations: Violation[] = [];

@@ -9,8 +9,24 @@ import { createRedisRotationCache, createTokenHandler, toNodeHandler } from '../
 const redis = new Redis({ host: '127.0.0.1', port: Number(process.env['REDIS_PORT']), maxRetriesPerRequest: 1 });
 // Redis goes away during the soak on purpose: the handler sees each failure on its calls, not as a crash here.
 redis.on('error', () => {});
+const name = process.env['HANDLER_NAME'] ?? '?';
+const tail = (token: unknown) => `…${String(token).slice(-6)}`;
+// Each refresh it sends upstream, and each error it reports, as a line the soak journals (`[handler]`): a reuse
+// is then traced to the instance and the token.
+const logged: typeof fetch = async (input, init) => {
+  const sent = JSON.parse(String(init?.body ?? '{}')) as { query?: string; variables?: { token?: string } };
+  const response = await fetch(input, init);
+  if (!/\brefreshToken\s*\(/.test(sent.query ?? '')) return response;
+  const text = await response.clone().text();
+  const answer = JSON.parse(text || '{}') as { data?: { refreshToken?: { refreshToken?: string } }; errors?: Array<{ message?: string }> };
+  const issued = answer.data?.refreshToken?.refreshToken;
+  console.log(`[handler] ${name} refreshed ${tail(sent.variables?.token)}: ${issued ? `issued ${tail(issued)}` : `refused: ${answer.errors?.[0]?.message ?? response.status}`}`);
+  return response;
+};
 const handler = createTokenHandler({
   uri: process.env['GRAPHQL_URL']!,
+  fetch: logged,
+  onError: (error) => console.log(`[handler] ${name} error: ${error.message}`),
   secret: [process.env['TOKEN_HANDLER_SECRET']!, ...(process.env['TOKEN_HANDLER_SECRET_OLD'] ? [process.env['TOKEN_HANDLER_SECRET_OLD']] : [])],
   cache: createRedisRotationCache(redis),
 });

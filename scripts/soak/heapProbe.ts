@@ -13,6 +13,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { createTestAuthServer, TEST_USERS } from '../../src/testing/index.ts';
 import { launchChromium } from '../../test/e2e/browser.ts';
 import { startViteSpa } from './exampleApps.ts';
+import { type Snapshot, takeHeapSnapshot } from './heapSnapshot.ts';
 import { pageProbe } from './pageProbe.ts';
 import { visibilityScript } from './Tab.ts';
 
@@ -22,14 +23,6 @@ const option = (name: string, fallback: string) => {
   const at = argv.indexOf(`--${name}`);
   return at >= 0 ? argv[at + 1]! : fallback;
 };
-
-/** A heap snapshot's nodes, as the arrays of the .heapsnapshot format. */
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] }; node_count: number };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
-}
 
 /** Count and self size per class of node (`object:Map`, `closure:look`, `string`, …), and the ids of its nodes. */
 function census(snap: Snapshot) {
@@ -130,15 +123,9 @@ function compare(before: Snapshot, after: Snapshot, minutes: number) {
 }
 
 async function takeSnapshot(cdp: CDPSession, file: string): Promise<Snapshot> {
-  const chunks: string[] = [];
-  const onChunk = ({ chunk }: { chunk: string }) => chunks.push(chunk);
-  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  const text = chunks.join('');
+  const { snapshot, text } = await takeHeapSnapshot(cdp);
   writeFileSync(file, text);
-  return JSON.parse(text) as Snapshot;
+  return snapshot;
 }
 
 /** The soak's workload without its reports: a `me` query every 1 to 3 s while signed in. */

@@ -188,13 +188,12 @@ async function inTab(fault: PlannedFault, app: AppTabs, tab: Tab): Promise<strin
       await tab.setFrozen(false);
       return undefined;
     case 'reload':
-      app.forgetPending(tab);
-      return reloadPatiently(tab, () => tab.page.reload());
+      return reloadPatiently(app, tab, () => tab.page.reload());
     case 'close-reopen':
       app.forgetPending(tab);
       await tab.close();
       await sleep(fault.duration);
-      return reloadPatiently(tab, () => tab.open());
+      return reloadPatiently(app, tab, () => tab.open());
     case 'sign-out-in':
     case 'switch-user': {
       await tab.signOut();
@@ -213,9 +212,11 @@ async function inTab(fault: PlannedFault, app: AppTabs, tab: Tab): Promise<strin
  * Loads the page, and again when it did not come up (an error page while the API was away): a person reloads.
  * Resolves with how many tries it took beyond the first, if any.
  */
-async function reloadPatiently(tab: Tab, load: () => Promise<unknown>): Promise<string | undefined> {
+async function reloadPatiently(app: AppTabs, tab: Tab, load: () => Promise<unknown>): Promise<string | undefined> {
   for (let tries = 1; ; tries++) {
     try {
+      // The operations of the page it replaces cannot settle.
+      app.forgetPending(tab);
       await load();
       await tab.settled(15_000);
       return tries > 1 ? `came up at try ${tries}` : undefined;

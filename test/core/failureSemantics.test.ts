@@ -449,7 +449,7 @@ describe('dispose() aborts a refresh in flight', () => {
     expect(() => keep(createTokenAuth({ uri: URI, store }))).not.toThrow();
   });
 
-  it('lets a refresh already sent end at refreshTimeout after dispose(), keeping the pair a persistent store holds', async () => {
+  it('lets a refresh already sent end at refreshTimeout (and its 1 s of grace) after dispose(), keeping the pair a persistent store holds', async () => {
     const { memory, store } = persistentStore();
     const { auth, stub, server, link, token } = await setup({ store, refreshTimeout: 2_000 });
     const before = await memory.get();
@@ -457,7 +457,7 @@ describe('dispose() aborts a refresh in flight', () => {
     execute(link);
     await tick();
     auth.dispose();
-    await tick(1_999);
+    await tick(2_999);
     expect(stub.last('refreshToken').settled).toBe(false);
     await tick(1);
     expect(stub.last('refreshToken').settled).toBe(true);

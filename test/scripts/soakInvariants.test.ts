@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkInvariants, type RunFacts } from '../../scripts/soak/checkInvariants';
 import { Journal } from '../../scripts/soak/Journal';
 import { withCookies } from '../../scripts/soak/FrontProxy';
+import { jsObjectBytes, type Snapshot } from '../../scripts/soak/heapSnapshot';
 import { planFaults, SYSTEM_FAULTS, TAB_FAULTS } from '../../scripts/soak/planFaults';
 import { createRandom } from '../../scripts/soak/random';
 
@@ -168,6 +169,21 @@ describe('the soak checker', () => {
     expect(failing(journal)).toEqual([]);
     journal.heap.set('vite-spa#2', growing);
     expect(failing(journal)).toEqual(['heap']);
+  });
+
+  it("weighs a heap snapshot's own objects, not V8's code, internals or shapes", () => {
+    const types = ['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic', 'concatenated string', 'sliced string', 'symbol', 'bigint', 'object shape'];
+    const node = (type: string, size: number) => [types.indexOf(type), 0, 1, size, 0, 0, 0];
+    const snapshot = (extra: number[][]): Snapshot => ({
+      snapshot: { meta: { node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'], node_types: [types], edge_fields: [], edge_types: [[]] }, node_count: 0 },
+      nodes: [node('synthetic', 0), node('object', 100), node('closure', 32), node('string', 20), node('native', 200), ...extra].flat(),
+      edges: [],
+      strings: [''],
+    });
+    expect(jsObjectBytes(snapshot([]))).toBe(352);
+    // V8 compiling and re-optimising: the same page's objects.
+    expect(jsObjectBytes(snapshot([node('code', 5e5), node('hidden', 3e5), node('object shape', 1e5)]))).toBe(352);
+    expect(jsObjectBytes(snapshot([node('object', 48), node('array', 16)]))).toBe(416);
   });
 });
 

@@ -149,7 +149,7 @@ describe('a session and a test server on one test clock', () => {
   it('does not wait for a refresh the server hangs on purpose: its timeout fires and the retry is scheduled', async () => {
     const { clock, server, auth } = await signedIn();
     server.faults.hangRefresh = true;
-    await clock.advance(12.5 * MINUTE + 30_000);
+    await clock.advance(12.5 * MINUTE + 31_000); // the refresh's timeout, and its second of grace
     expect(auth.getState()).toMatchObject({ status: 'authenticated', retry: { attempt: 1, error: { name: 'AuthRequestError' } } });
     server.faults.hangRefresh = false;
     await clock.advance(60_000);

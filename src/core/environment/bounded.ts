@@ -1,12 +1,11 @@
 import type { Clock } from './Clock';
 import type { MaybePromise } from '../stores/TokenStore';
 
-// How late a timer must fire to tell of a pause (a frozen page, a machine asleep), and the grace it then gives.
-const LATE = 1_000;
 
 /**
- * Runs `work` with an `AbortSignal`, and settles within `ms`: past it, or when `outer` aborts, the signal aborts
- * and the result rejects (with `timeout()`, or the outer signal's reason) even if `work` ignores the signal.
+ * Runs `work` with an `AbortSignal`, and settles within `ms` (plus `grace`): past it, or when `outer` aborts, the
+ * signal aborts and the result rejects (with `timeout()`, or the outer signal's reason) even if `work` ignores the
+ * signal.
  *
  * @remarks
  * Everything the app supplies (a store, a lock, a transport, a `fetch`) can hang; every wait on it goes through
@@ -18,6 +17,7 @@ export function bounded<T>(
   timeout: () => Error,
   work: (signal: AbortSignal) => MaybePromise<T>,
   outer?: AbortSignal,
+  grace = 0,
 ): MaybePromise<T> {
   const controller = new AbortController();
   if (outer?.aborted) return Promise.reject(outer.reason);
@@ -29,14 +29,10 @@ export function bounded<T>(
       reject(error);
     };
     const onAbort = () => stop(outer!.reason);
-    const due = clock.now() + ms;
-    // A timer that fires late, after the page was frozen or the machine slept, gives an answer that came in
-    // meanwhile a moment to be read first: a refresh the service answered is not abandoned (and resubmitted).
-    const expire = (again: boolean) => {
-      if (again || clock.now() - due < LATE) stop(timeout());
-      else timer = clock.setTimeout(() => expire(true), LATE);
-    };
-    let timer = clock.setTimeout(() => expire(false), ms);
+    // `grace`: an answer that came in as the bound ran out gets that long to be read first. After a page was
+    // frozen, or a machine slept, its timer and the answer's events run together at the thaw, the timer often
+    // first, however little past due it was.
+    let timer = clock.setTimeout(() => (grace ? (timer = clock.setTimeout(() => stop(timeout()), grace)) : stop(timeout())), ms);
     outer?.addEventListener('abort', onAbort);
     result.then(resolve, reject).finally(() => {
       clock.clearTimeout(timer);

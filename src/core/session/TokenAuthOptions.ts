@@ -62,7 +62,9 @@ export interface TokenAuthOptions {
    */
   refreshLeadTime?: number;
   /**
-   * How long a login, refresh or logout may take before it fails with an `AuthRequestError`, in ms.
+   * How long a login, refresh or logout may take before it fails with an `AuthRequestError`, in ms. A refresh
+   * gets one more second to read an answer that came in as this ran out (a page frozen with its refresh on the
+   * wire thaws with both due): its token is spent, and sending it again would be reuse.
    * @defaultValue `30_000`
    */
   refreshTimeout?: number;

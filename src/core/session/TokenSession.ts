@@ -275,8 +275,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         void seam.save(null);
       }
       abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
-      wake();
       wake(joins);
+      wake();
       timer.cancel();
       listeners.clear();
       const stop = () => {
@@ -413,7 +413,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   async function call<T>(operation: string, run: (signal: AbortSignal) => Promise<T>, outlives = false): Promise<T> {
     const ms = options.refreshTimeout ?? 30_000;
     try {
-      return await bounded(clock, ms, () => new AuthRequestError(`${operation} got no answer within ${ms} ms.`, operation), run, outlives ? undefined : signal);
+      // A refresh the service answered as its bound ran out is read, not abandoned: its token is spent, and
+      // submitting it again would be reuse.
+      return await bounded(clock, ms, () => new AuthRequestError(`${operation} got no answer within ${ms} ms.`, operation), run, outlives ? undefined : signal, operation === 'refreshToken' ? 1000 : 0);
     } catch (error) {
       if (AuthRejectedError.is(error) || AuthRequestError.is(error) || SessionEndedError.is(error)) throw error;
       throw new AuthRequestError(`${operation} failed.`, operation, undefined, error);
@@ -488,6 +490,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   function activate(next: Live): void {
     epoch = next.epoch;
     live = next;
+    // Operations waiting on the refresh of the pair this one replaces (queued for a lock, sleeping out a floor or
+    // a retry) go out with this one now. A record is activated once, so none waits on `next` yet.
+    wake(joins);
+    wake();
     if (next.schedule && !signal.aborted) timer.at(next.schedule.refreshAt);
     else timer.cancel();
     publish(stateOf(next));

@@ -14,7 +14,10 @@ export interface BroadcastTokenStoreOptions {
   /**
    * How long a read waits for the other tabs to answer, in ms. A tab that misses three reads in a row (frozen,
    * closed without a goodbye) is no longer waited for until it speaks again. When no other tab is known, a read
-   * waits at most 50 ms for any answer; a later answer is still taken, and the session follows it.
+   * waits at most 50 ms for any answer; a later answer is still taken, and the session follows it. A tab that
+   * starts and hears of no pair while another tab holds the refresh lock (one the browser froze in mid-refresh)
+   * reads again once it gets the lock, at most 20 s later, and stays `loading` meanwhile: it shows the pair
+   * that refresh brings, not a sign-in form.
    * @defaultValue `150`
    */
   timeout?: number;
