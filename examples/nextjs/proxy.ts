@@ -11,4 +11,6 @@ export async function proxy(request: NextRequest) {
   for (const cookie of setCookie) response.headers.append('set-cookie', cookie);
   return response;
 }
-export const config = { matcher: ['/((?!auth/|graphql|_next/|favicon.ico).*)'] };
+// Pages only: not the handler's routes, nor files the browser fetches beside a page (icons, robots.txt…), whose
+// requests would renew the session out of turn.
+export const config = { matcher: ['/((?!auth/|graphql|_next/|favicon.ico|icon|apple-icon|robots.txt|sitemap.xml|manifest).*)'] };

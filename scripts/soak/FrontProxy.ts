@@ -13,8 +13,10 @@ interface Answer {
  * The Next.js app's origin, as a load balancer in front of it: `/auth/*` goes round robin to the token handler's
  * instances (to the next one when an instance refuses the connection, as a balancer's health check would), and
  * every other request to `next start`. Before a page renders, one instance renews the session of its cookie
- * (`getServerSession`, with the shared Redis cache), and the page is rendered with the renewed cookie: so every
- * rotation of the session goes through the instances that share the cache, and Next's own handler only reads it.
+ * (`getServerSession`, with the shared Redis cache), and the page is rendered with the renewed cookie. Next's own
+ * handler (its proxy) may still renew one a moment later, when the token crossed its half-life in between: it
+ * shares the Redis cache too (`REDIS_URL`), as every instance that can rotate must. Without that, a favicon's
+ * request to Next spent a token an instance had just spent (the soak, seed 3, at 475 s).
  */
 export class FrontProxy {
   port = 0;

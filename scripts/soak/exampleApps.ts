@@ -55,7 +55,7 @@ export function builtNextjsWsPort(): number | undefined {
  * `reuseBuild`, an earlier build for the same `wsUrl` is kept: the API's URL and the secret are read when it
  * starts, not when it is built.
  */
-export async function startNextjs(options: { graphqlUrl: string; wsUrl: string; secrets: SecretRing; reuseBuild: boolean }): Promise<{ process: SoakProcess; port: number }> {
+export async function startNextjs(options: { graphqlUrl: string; wsUrl: string; secrets: SecretRing; redisUrl: string; reuseBuild: boolean }): Promise<{ process: SoakProcess; port: number }> {
   const next = exampleBin('nextjs', 'next');
   const dir = exampleDir('nextjs');
   const built = existsSync(`${dir}/.next/BUILD_ID`) && existsSync(nextjsWsUrlFile()) && readFileSync(nextjsWsUrlFile(), 'utf8').trim() === options.wsUrl;
@@ -67,20 +67,22 @@ export async function startNextjs(options: { graphqlUrl: string; wsUrl: string; 
     if (code !== 0) throw new Error(`examples/nextjs did not build (${code}):\n${build.tail()}`);
     await writeFile(nextjsWsUrlFile(), `${options.wsUrl}\n`);
   }
-  return startNextServer(options.graphqlUrl, options.secrets);
+  return startNextServer(options.graphqlUrl, options.secrets, options.redisUrl);
 }
 
 /**
  * `next start` of the built examples/nextjs on a free port, with the handler's secrets (its proxy opens the
- * cookie with `getServerSession`, and seals it again when it renews: it needs the ring as the handler does).
+ * cookie with `getServerSession`, and seals it again when it renews: it needs the ring as the handler does) and
+ * the handlers' Redis: it can renew a session too, so it shares their rotation cache, as every instance must.
  */
-export async function startNextServer(graphqlUrl: string, secrets: SecretRing): Promise<{ process: SoakProcess; port: number }> {
+export async function startNextServer(graphqlUrl: string, secrets: SecretRing, redisUrl: string): Promise<{ process: SoakProcess; port: number }> {
   const port = await freePort();
   const server = new SoakProcess('next start', exampleBin('nextjs', 'next'), ['start', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: exampleDir('nextjs'),
     env: {
       NEXT_TELEMETRY_DISABLED: '1',
       GRAPHQL_URL: graphqlUrl,
+      REDIS_URL: redisUrl,
       TOKEN_HANDLER_SECRET: secrets.secret,
       ...(secrets.old && { TOKEN_HANDLER_SECRET_OLD: secrets.old }),
     },

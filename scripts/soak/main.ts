@@ -79,7 +79,7 @@ try {
     current: { secret: randomBytes(32).toString('base64') },
     // A rolling deploy of next start: the new one takes the front's traffic once ready, then the old one stops.
     async redeployNext(ring) {
-      const fresh = await startNextServer(apiFront.url, ring);
+      const fresh = await startNextServer(apiFront.url, ring, `redis://127.0.0.1:${redisPort}`);
       const old = next;
       next = fresh;
       await old.process.stop();
@@ -94,7 +94,13 @@ try {
   log(`token handler A on ${handlers.instances[0]!.port}, B on ${handlers.instances[1]!.port}`);
 
   log(options.reuseBuild ? 'examples/nextjs: next start (an earlier build if there is one)' : 'examples/nextjs: next build, next start');
-  let next = await startNextjs({ graphqlUrl: apiFront.url, wsUrl: apiFront.url.replace(/^http/, 'ws'), secrets: secrets.current, reuseBuild: options.reuseBuild });
+  let next = await startNextjs({
+    graphqlUrl: apiFront.url,
+    wsUrl: apiFront.url.replace(/^http/, 'ws'),
+    secrets: secrets.current,
+    redisUrl: `redis://127.0.0.1:${redisPort}`,
+    reuseBuild: options.reuseBuild,
+  });
   cleanups.push(() => next.process.stop());
   const front = new FrontProxy(handlers, () => next.port);
   await front.listen();

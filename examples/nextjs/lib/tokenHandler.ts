@@ -1,5 +1,6 @@
 // lib/tokenHandler.ts: one token handler for the routes and the proxy.
-import { createTokenHandler } from 'apollo-link-token-pair/server';
+import { createRedisRotationCache, createTokenHandler } from 'apollo-link-token-pair/server';
+import { Redis } from 'ioredis';
 
 export const tokenHandler = createTokenHandler({
   uri: process.env.GRAPHQL_URL!, // the API's GraphQL endpoint
@@ -10,4 +11,7 @@ export const tokenHandler = createTokenHandler({
   secret: process.env.TOKEN_HANDLER_SECRET_OLD
     ? [process.env.TOKEN_HANDLER_SECRET!, process.env.TOKEN_HANDLER_SECRET_OLD]
     : process.env.TOKEN_HANDLER_SECRET!,
+  // Several instances (or other handlers beside this app) share one rotation cache, or two of them that get one
+  // cookie at once both spend its refresh token. One instance needs none: the default is per process.
+  cache: process.env.REDIS_URL ? createRedisRotationCache(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 })) : undefined,
 });
