@@ -108,8 +108,9 @@ module.exports = [
   { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   // Issue 22 added 200 B (1,367 → 1,567 B): TokenRefusedError for a fresh token refused, the app's isTokenExpiredError.
   // Issue 28 added 28 B (1,595 B): another user's login subscribes the running subscriptions again as that user.
-  // Issue 30 added 36 B (1,635 B): subscriptions wait out an outage (retry every failure, 30 s apart at most).
-  { name: './ws, without the core', path: 'dist/ws.js', limit: '1.65 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  // Issue 30 added 36 B (1,635 B): subscriptions wait out an outage (retry every failure, 30 s apart at most);
+  // then 29 B (1,664 B): a refused token that came already past its exp (read late in a frozen tab) is renewed once more.
+  { name: './ws, without the core', path: 'dist/ws.js', limit: '1.7 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
   // Test-only: none of it reaches the core or ./react bundles (the rows above are unchanged by it). Issue 30's
   // renameClub mutation and its count took it to 7,552 B.
   { name: './testing, without the core and ./react', path: 'dist/testing.js', limit: '7.6 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCoreAndReact },

@@ -72,7 +72,8 @@ const FRESH = 5_000;
  *   resumes the subscription on a socket with the new token. A rejected refresh ends the session and the
  *   subscriptions; a failed one is retried with backoff, `authRetryAttempts` times. The token a refresh just
  *   brought, refused too, is no expiry: the subscription ends with a `TokenRefusedError`, and no further refresh
- *   is spent.
+ *   is spent. Unless that token was past its own `exp` when it came (a refresh another tab made, read late in a
+ *   page the browser had frozen): then it is renewed once more.
  *
  * @example
  * ```ts
@@ -224,8 +225,11 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
           if (token === refused) {
             await auth.refresh('socket');
             const now = clock.now();
-            const { expiresAt = Infinity } = auth.getState();
-            renewed = { token: await auth.getAccessToken(), until: now + Math.min(FRESH, (expiresAt - now) / 2) };
+            const { expiresAt = Infinity, user } = auth.getState();
+            // A token already past its own `exp` (an answer read late, in a page that was frozen, then shared with
+            // this one) may well be refused as expired: that is no sign of a server that refuses its own tokens.
+            const dead = Number(user?.claims['exp']) * 1000 <= now;
+            renewed = { token: await auth.getAccessToken(), until: dead ? now : now + Math.min(FRESH, (expiresAt - now) / 2) };
           }
           break;
         } catch (error) {

@@ -170,6 +170,31 @@ describe('createTokenAuthWsClient: no reconnect storm', () => {
     expect(auth.getState().status).toBe('authenticated');
   });
 
+  // Found by the soak (30 minutes, seed 1, at 914 s): the tab holding the refresh lock was frozen for 17 s with its
+  // refresh on the wire; the pair it read at the thaw, and shared, carried an access token past its `exp` (10 s
+  // tokens). The ticker's socket, refused, refreshed: it got that pair, was refused again, and ended with a
+  // TokenRefusedError, as if the server refused its own fresh tokens.
+  it('a refresh that brings a token already past its exp (read late) and refused: renewed once more, the stream resumes', async () => {
+    let late = false;
+    const fetchLate: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      // The answer waits in a frozen page until its access token's 2 s are over.
+      if (late && String(init?.body).includes('refreshToken(')) await new Promise((resolve) => setTimeout(resolve, 2_500));
+      return answer;
+    };
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, { server: { accessTokenTtl: 2 }, auth: { fetch: fetchLate } });
+
+    late = true;
+    server.ws.closeAll(4401);
+    await vi.waitFor(() => expect(server.stats.refreshCalls).toBe(1));
+    late = false;
+    await ticker.more(3);
+
+    expect(ticker.errors).toEqual([]);
+    expect(server.stats).toMatchObject({ refreshCalls: 2, reuseDetections: 0 });
+    expect(auth.getState().status).toBe('authenticated');
+  });
+
   it.each([4401, 4403] as const)(
     'a server that refuses every connection (%i): one refresh and one reconnect, then a TokenRefusedError, since a fresh token refused is no expiry',
     async (code) => {

@@ -12,6 +12,7 @@ export default async function Page({ searchParams }: { searchParams: Promise<Rec
   // `?ticker` shows the API's `ticker` subscription, when the app was built with NEXT_PUBLIC_GRAPHQL_WS_URL.
   const ticker = 'ticker' in (await searchParams) && !!process.env.NEXT_PUBLIC_GRAPHQL_WS_URL;
   const accessToken = (await headers()).get('x-access-token');
+  const unknown = (await headers()).get('x-session-unknown') === '1';
   const client = new ApolloClient({
     link: new HttpLink({ uri: process.env.GRAPHQL_URL, headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} }),
     cache: new InMemoryCache(),
@@ -23,8 +24,9 @@ export default async function Page({ searchParams }: { searchParams: Promise<Rec
   return (
     <main>
       <h1>Next.js and apollo-link-token-pair</h1>
-      <p data-testid="server-user">{me ? `Server rendered for ${me.email}` : 'Server rendered signed out'}</p>
-      <Providers serverState={getServerState(me && accessToken)}>
+      <p data-testid="server-user">{me ? `Server rendered for ${me.email}` : unknown ? 'Server rendered before the session could be checked' : 'Server rendered signed out'}</p>
+      {/* During an outage the browser finds out: a person does not see "Signed out" for a session that exists. */}
+      <Providers serverState={unknown ? { status: 'loading', user: null } : getServerState(me && accessToken)}>
         <SessionPanel ticker={ticker} />
       </Providers>
     </main>

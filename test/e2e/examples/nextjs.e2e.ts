@@ -89,6 +89,27 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     expect(errors).toEqual([]);
   });
 
+  // Found by the soak (30 minutes, seed 1, at 696 s): a tab reloaded during an API outage showed "Signed out" until
+  // its JavaScript ran, for a session that was fine.
+  it('reloaded while the API cannot renew the session: renders it restoring, never "Signed out", then signed in', async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(url());
+    await signIn(page);
+    // Past half the access token's life: the render renews the cookie's pair, and the API answers 503 to that.
+    await new Promise((resolve) => setTimeout(resolve, (ACCESS_TOKEN_TTL / 2) * 1000 + 500));
+    api.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
+    const reload = await page.reload();
+    expect(reload?.status()).toBe(200);
+    const html = await reload!.text();
+    expect(html).toContain('Server rendered before the session could be checked');
+    expect(html).toContain('Restoring your session');
+    expect(html).not.toContain('Signed out');
+    await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
+    expect(api.stats.reuseDetections).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('signs out, then a reload at once renders the signed-out page (200), not the session being revoked', async () => {
     const { context, errors } = await newContext();
     const page = await context.newPage();
