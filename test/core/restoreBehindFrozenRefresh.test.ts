@@ -68,33 +68,53 @@ function heldRefreshes(server: ReturnType<typeof createTestAuthServer>) {
   return { fetch, answer };
 }
 
+/**
+ * Tab A signed in (the contract's 15-minute access tokens), `others` more tabs following it, then A frozen with its
+ * refresh on the wire: the API rotated the pair, the answer is not read yet. `thaw()` lets A's messages and the
+ * answer through.
+ */
+async function frozenInMidRefresh(others = 0) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const server = createTestAuthServer({ accessTokenTtl: 900 });
+  const tabs = origin();
+  const held = heldRefreshes(server);
+  const tab = (fetch: typeof globalThis.fetch = server.fetch) => {
+    const auth = createTokenAuth({ uri: '/graphql', fetch, store: tabs.open(), refreshOnResume: false });
+    sessions.push(auth);
+    return auth;
+  };
+  const a = tab(held.fetch);
+  const followers = Array.from({ length: others }, () => tab());
+  const login = a.login('admin@demo.test', 'admin-pass');
+  await vi.advanceTimersByTimeAsync(1000);
+  await login;
+  for (const each of followers) await vi.waitFor(() => expect(each.getState().status).toBe('authenticated'));
+  void a.refresh().catch(() => {});
+  await vi.waitFor(() => expect(server.stats.refreshCalls).toBe(1));
+  await vi.waitFor(() => expect(tabs.submitter()).toBeDefined());
+  const thaw = freeze(tabs.submitter()!);
+  return {
+    server,
+    a,
+    followers,
+    tab,
+    thaw() {
+      thaw();
+      held.answer();
+    },
+  };
+}
+
 describe('a tab that starts while the tab holding the refresh lock is frozen', () => {
   it('shows the session restoring, never signed out, and takes the pair that tab renews once it thaws', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    // The contract's 15-minute access tokens.
-    const server = createTestAuthServer({ accessTokenTtl: 900 });
-    const tabs = origin();
-    const held = heldRefreshes(server);
-    const a = createTokenAuth({ uri: '/graphql', fetch: held.fetch, store: tabs.open(), refreshOnResume: false });
-    sessions.push(a);
-    const login = a.login('admin@demo.test', 'admin-pass');
-    await vi.advanceTimersByTimeAsync(1000);
-    await login;
-
-    void a.refresh().catch(() => {});
-    await vi.waitFor(() => expect(server.stats.refreshCalls).toBe(1)); // rotated on the API, the answer not read yet
-    await vi.waitFor(() => expect(tabs.submitter()).toBeDefined());
-    const thaw = freeze(tabs.submitter()!);
-
-    const c = createTokenAuth({ uri: '/graphql', fetch: server.fetch, store: tabs.open(), refreshOnResume: false });
-    sessions.push(c);
+    const { server, a, tab, thaw } = await frozenInMidRefresh();
+    const c = tab();
     const seen: TokenAuthState['status'][] = [c.getState().status];
     c.subscribe(() => seen.push(c.getState().status));
     await vi.advanceTimersByTimeAsync(5000);
     expect(c.getState().status).toBe('loading');
 
     thaw();
-    held.answer();
     await vi.waitFor(() => expect(c.getState()).toMatchObject({ status: 'authenticated', user: { email: 'admin@demo.test' } }));
     expect(seen).not.toContain('unauthenticated');
     // The frozen tab's answer may come first, with the pair it renews; the pair it renewed follows.
@@ -103,30 +123,15 @@ describe('a tab that starts while the tab holding the refresh lock is frozen', (
   });
 
   it('shows the sign-in form at once after a sign-out in a tab that can answer, the frozen one holding the lock', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const server = createTestAuthServer({ accessTokenTtl: 900 });
-    const tabs = origin();
-    const held = heldRefreshes(server);
-    const a = createTokenAuth({ uri: '/graphql', fetch: held.fetch, store: tabs.open(), refreshOnResume: false });
-    const d = createTokenAuth({ uri: '/graphql', fetch: server.fetch, store: tabs.open(), refreshOnResume: false });
-    sessions.push(a, d);
-    const login = a.login('admin@demo.test', 'admin-pass');
-    await vi.advanceTimersByTimeAsync(1000);
-    await login;
-    await vi.waitFor(() => expect(d.getState().status).toBe('authenticated'));
-    void a.refresh().catch(() => {});
-    await vi.waitFor(() => expect(tabs.submitter()).toBeDefined());
-    const thaw = freeze(tabs.submitter()!);
-    const logout = d.logout(); // in a tab that can answer, while the frozen one holds the lock
+    const { followers: [d], tab, thaw } = await frozenInMidRefresh(1);
+    const logout = d!.logout();
     await vi.advanceTimersByTimeAsync(200);
     await logout;
 
-    const c = createTokenAuth({ uri: '/graphql', fetch: server.fetch, store: tabs.open(), refreshOnResume: false });
-    sessions.push(c);
+    const c = tab();
     await vi.advanceTimersByTimeAsync(200);
     expect(c.getState().status).toBe('unauthenticated');
     thaw();
-    held.answer();
   });
 
   it('with no tab holding the lock, a first visit shows the sign-in form within 0.2 s', async () => {
