@@ -60,6 +60,8 @@ try {
   log(`seed ${options.seed}, ${options.minutes} min`);
   const redisPort = await freePort();
   const redis = { port: redisPort, server: await startRedisServer(redisPort) };
+  // next start renews sessions too: it shares the handlers' rotation cache.
+  const redisUrl = `redis://127.0.0.1:${redisPort}`;
   cleanups.push(() => stopRedisServer(redis.server));
 
   const api = createTestAuthServer({ accessTokenTtl: ACCESS_TOKEN_TTL });
@@ -79,7 +81,7 @@ try {
     current: { secret: randomBytes(32).toString('base64') },
     // A rolling deploy of next start: the new one takes the front's traffic once ready, then the old one stops.
     async redeployNext(ring) {
-      const fresh = await startNextServer(apiFront.url, ring, `redis://127.0.0.1:${redisPort}`);
+      const fresh = await startNextServer(apiFront.url, ring, redisUrl);
       const old = next;
       next = fresh;
       await old.process.stop();
@@ -98,7 +100,7 @@ try {
     graphqlUrl: apiFront.url,
     wsUrl: apiFront.url.replace(/^http/, 'ws'),
     secrets: secrets.current,
-    redisUrl: `redis://127.0.0.1:${redisPort}`,
+    redisUrl,
     reuseBuild: options.reuseBuild,
   });
   cleanups.push(() => next.process.stop());

@@ -11,8 +11,9 @@ export const dynamic = 'force-dynamic';
 export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // `?ticker` shows the API's `ticker` subscription, when the app was built with NEXT_PUBLIC_GRAPHQL_WS_URL.
   const ticker = 'ticker' in (await searchParams) && !!process.env.NEXT_PUBLIC_GRAPHQL_WS_URL;
-  const accessToken = (await headers()).get('x-access-token');
-  const unknown = (await headers()).get('x-session-unknown') === '1';
+  const proxied = await headers();
+  const accessToken = proxied.get('x-access-token');
+  const unknown = proxied.get('x-session-unknown') === '1';
   const client = new ApolloClient({
     link: new HttpLink({ uri: process.env.GRAPHQL_URL, headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} }),
     cache: new InMemoryCache(),
