@@ -62,9 +62,10 @@ const FRESH = 5_000;
  *   user on the next one: its sink gets the new user's events, never one more of the previous user's.
  * - After a refresh the socket reconnects with the new token (see `restartOnRefresh`); subscriptions carry on.
  * - A server that cannot be reached, or refuses the connection (a 503 while it restarts), is tried again for as
- *   long as it takes, a random wait of up to 1 s, 2 s, 4 s … 30 s apart, and the subscriptions resume then: the
- *   defaults of graphql-ws's `retryAttempts` (5), `shouldRetry` (close events only) and `retryWait` (doubling
- *   without a cap) would end them for good after the first refused connection. Pass your own to change that.
+ *   long as it takes, a random wait of up to 1 s, 2 s, 4 s, then 8 s apart, and the subscriptions resume then:
+ *   the defaults of graphql-ws's `retryAttempts` (5), `shouldRetry` (close events only) and `retryWait` (doubling
+ *   without a cap) would end them for good after the first refused connection. The wait ends at once when the
+ *   session renews its pair (its server answered). Pass your own to change that.
  * - A close with 4401 or 4403, or a subscription error with `TOKEN_EXPIRED` (or what the `isTokenExpiredError`
  *   given to `createTokenAuth` takes as expired: it receives a `CombinedGraphQLErrors`, and in place of the
  *   operation an object with the subscription's `operationName` and `variables`), before or after events, refreshes
@@ -92,13 +93,20 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   let userId: string | null | undefined;
   let connection: Connection | undefined;
   let opening: Socket | undefined;
+  // Ends graphql-ws's wait before its next attempt.
+  let wake = noop;
   const isExpired = (auth as unknown as Record<symbol, ((error: unknown, operation: never) => boolean) | undefined>)[IS_TOKEN_EXPIRED];
 
   const client = createClient({
     // A server that is down or restarting refuses the connection (an error event, not a close, which graphql-ws
-    // alone gives up on) as long as it likes: the subscriptions wait for it, 30 s apart at most.
+    // alone gives up on) as long as it likes: the subscriptions wait for it, 8 s apart at most, so that the screen
+    // is live again soon after the server is; sooner still when the session hears of it first.
     retryAttempts: Infinity,
-    retryWait: (retries) => new Promise((resolve) => clock.setTimeout(resolve, getRetryDelay(retries + 1))),
+    retryWait: (retries) =>
+      new Promise((resolve) => {
+        const timer = clock.setTimeout(resolve, getRetryDelay(Math.min(retries + 1, 4)));
+        wake = () => (clock.clearTimeout(timer), resolve());
+      }),
     ...options,
     async connectionParams() {
       const socket = opening;
@@ -123,7 +131,9 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   const stop = auth.subscribe(follow);
 
   function follow(): void {
-    const { status, user, error } = auth.getState();
+    const { status, user, error, retry } = auth.getState();
+    // A change with no refresh waiting to be retried: the session's server answered, the socket's may too.
+    if (!retry) wake();
     if (status === 'loading') return;
     const next = user?.id ?? null;
     if (userId && userId !== next) {

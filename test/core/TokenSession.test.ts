@@ -198,10 +198,10 @@ describe('proactive refresh', () => {
     expect(stub.of('refreshToken')).toHaveLength(2);
   });
 
-  it('refreshes at 80 % of the lifetime when the lead time is not shorter than the lifetime', async () => {
+  it('refreshes at 85 % of the lifetime when the lead time is not shorter than the lifetime', async () => {
     const { stub, session } = await loggedIn({ refreshLeadTime: 150_000, lifetimeSeconds: 60 });
-    expect(session.getState().refreshAt).toBe(T0 + 48_000);
-    await vi.advanceTimersByTimeAsync(47_999);
+    expect(session.getState().refreshAt).toBe(T0 + 51_000);
+    await vi.advanceTimersByTimeAsync(50_999);
     expect(stub.of('refreshToken')).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(stub.of('refreshToken')).toHaveLength(1);

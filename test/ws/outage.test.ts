@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { createTokenAuth } from '../../src/index';
+import { createTokenAuth, systemClock, type Clock } from '../../src/index';
 import { createTokenAuthWsClient } from '../../src/ws/index';
 import { startDemoServer, useCleanups } from '../helpers/overHttp';
 import { idle, record, TICK, wsUrl } from '../helpers/overWs';
 
 const cleanups = useCleanups();
+afterEach(() => vi.restoreAllMocks());
 
 /**
  * A front for the server's WebSocket endpoint that can go down: it then cuts every socket and answers each new
@@ -67,5 +68,63 @@ describe('createTokenAuthWsClient: a server that is down for a while', () => {
 
     expect(ticker.errors).toEqual([]);
     expect(ticker.ticks.at(-1)).toMatchObject({ userId: 'u_admin' });
+  });
+
+  /**
+   * A session, a ticker behind a front that can go down, and the socket's retry waits: each is recorded, and held
+   * until something ends it early (`hold`), or let through at once (`!hold`).
+   */
+  async function tickingBehindFront({ hold }: { hold: boolean }) {
+    const server = await startDemoServer(cleanups, { tickerInterval: TICK });
+    const front = await startFront(wsUrl(server));
+    const auth = createTokenAuth({ uri: server.url, refreshOnResume: false });
+    cleanups.push(() => auth.dispose());
+    const waits: number[] = [];
+    const clock: Clock = {
+      ...systemClock,
+      setTimeout(callback, delay) {
+        waits.push(delay);
+        return hold ? undefined : systemClock.setTimeout(callback, 0);
+      },
+    };
+    const client = createTokenAuthWsClient(auth, { url: front.url, webSocketImpl: WebSocket, clock });
+    cleanups.push(() => client.dispose());
+    await auth.login('admin@demo.test', 'admin-pass');
+    const ticker = record(client);
+    await ticker.more(2);
+    return { front, auth, ticker, waits };
+  }
+
+  /** Takes the front down until the client waits for its next attempt, then brings it back: the ticker is silent. */
+  async function downUntilWaiting({ front, ticker, waits }: Awaited<ReturnType<typeof tickingBehindFront>>) {
+    front.goDown();
+    await vi.waitFor(() => expect(waits.length).toBeGreaterThan(0), { timeout: 5_000 });
+    front.down = false;
+    const silent = ticker.ticks.length;
+    await idle();
+    expect(ticker.ticks).toHaveLength(silent);
+  }
+
+  it('waits at most 8 s between attempts, so that the screen is live again soon after the server is', async () => {
+    // The top of each random wait: without the cap, attempt 5 would wait up to 16 s and attempt 6 up to 30 s.
+    vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    const behind = await tickingBehindFront({ hold: false });
+    behind.front.goDown();
+    await vi.waitFor(() => expect(behind.waits.length).toBeGreaterThanOrEqual(7), { timeout: 5_000 });
+    behind.front.down = false;
+    await behind.ticker.more(3);
+
+    expect(behind.waits.slice(0, 7).map(Math.round)).toEqual([999, 1998, 3996, 7992, 7992, 7992, 7992]);
+    expect(behind.ticker.errors).toEqual([]);
+  });
+
+  it('ends the wait at once when the session renews its pair: its server answered, the socket’s may too', async () => {
+    const behind = await tickingBehindFront({ hold: true });
+    await downUntilWaiting(behind);
+
+    await behind.auth.refresh();
+    await behind.ticker.more(3);
+    expect(behind.ticker.errors).toEqual([]);
+    expect(behind.ticker.ticks.at(-1)).toMatchObject({ userId: 'u_admin' });
   });
 });
