@@ -28,7 +28,7 @@ describe('the demo app in Chromium', () => {
     const visible = await page.locator('main').innerText();
     expect(visible).toContain('admin@demo.test');
     expect(visible).toMatch(/Access token expires in\s+(59|60) s/);
-    expect(visible).toMatch(/Next proactive refresh in\s+4[78] s/);
+    expect(visible).toMatch(/Next proactive refresh in\s+5[01] s/);
     expect(visible).toContain('Logged in as admin@demo.test (ADMIN)');
 
     session.demo.server.resetStats();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Demo, startDemo } from '../../demo/startDemo';
 import { launchChromium } from './browser';
 
-// 5-second access tokens: the proactive refresh (at 80 % of the lifetime) comes 4 s after each rotation.
+// 5-second access tokens: the proactive refresh (1.25 s before the end, for whole-second claims) comes 3.75 s after each rotation.
 let demo: Demo;
 let browser: Browser;
 let page: Page;

@@ -18,16 +18,21 @@ export default async function Page({ searchParams }: { searchParams: Promise<Rec
     link: new HttpLink({ uri: process.env.GRAPHQL_URL, headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} }),
     cache: new InMemoryCache(),
   });
-  // A session revoked elsewhere (or logged out a moment ago) renders signed out, not a 500.
+  // A session revoked elsewhere (or logged out a moment ago) renders signed out, not a 500; an API that cannot be
+  // reached (`undefined`) renders the session unchecked, as the proxy's outage does, not a 500 either.
   const me = accessToken
-    ? await client.query<{ me: { email: string } }>({ query: gql`query Me { me { id email } }` }).then(({ data }) => data?.me ?? null, asSignedOut)
+    ? await client
+        .query<{ me: { email: string } }>({ query: gql`query Me { me { id email } }` })
+        .then(({ data }) => data?.me ?? null, asSignedOut)
+        .catch((error: unknown) => void console.warn('The server render could not reach the API:', error))
     : null;
+  const unchecked = unknown || me === undefined;
   return (
     <main>
       <h1>Next.js and apollo-link-token-pair</h1>
-      <p data-testid="server-user">{me ? `Server rendered for ${me.email}` : unknown ? 'Server rendered before the session could be checked' : 'Server rendered signed out'}</p>
+      <p data-testid="server-user">{me ? `Server rendered for ${me.email}` : unchecked ? 'Server rendered before the session could be checked' : 'Server rendered signed out'}</p>
       {/* During an outage the browser finds out: a person does not see "Signed out" for a session that exists. */}
-      <Providers serverState={unknown ? { status: 'loading', user: null } : getServerState(me && accessToken)}>
+      <Providers serverState={unchecked ? { status: 'loading', user: null } : getServerState(me && accessToken)}>
         <SessionPanel ticker={ticker} />
       </Providers>
     </main>

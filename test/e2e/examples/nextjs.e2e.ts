@@ -110,6 +110,24 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     expect(errors).toEqual([]);
   });
 
+  it('reloaded while the API cannot answer the render\'s query: renders the session unchecked (200, not 500), then signed in', async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(url());
+    await signIn(page);
+    // The cookie's token is fresh: the render asks the API for `me` with it, and the API answers 503.
+    api.faults.failNext.push({ field: 'me', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
+    const reload = await page.reload();
+    expect(reload?.status()).toBe(200);
+    const html = await reload!.text();
+    expect(html).toContain('Server rendered before the session could be checked');
+    expect(html).toContain('Restoring your session');
+    expect(html).not.toContain('Signed out');
+    expect(api.faults.failNext).toEqual([]);
+    await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('signs out, then a reload at once renders the signed-out page (200), not the session being revoked', async () => {
     const { context, errors } = await newContext();
     const page = await context.newPage();
