@@ -65,7 +65,8 @@ const FRESH = 5_000;
  *   long as it takes, a random wait of up to 1 s, 2 s, 4 s, then 8 s apart, and the subscriptions resume then:
  *   the defaults of graphql-ws's `retryAttempts` (5), `shouldRetry` (close events only) and `retryWait` (doubling
  *   without a cap) would end them for good after the first refused connection. The wait ends at once when the
- *   session renews its pair (its server answered). Pass your own to change that.
+ *   session renews its pair (its server answered). Pass your own to change that (a `retryWait` of yours replaces
+ *   the wait and its wake-up).
  * - A close with 4401 or 4403, or a subscription error with `TOKEN_EXPIRED` (or what the `isTokenExpiredError`
  *   given to `createTokenAuth` takes as expired: it receives a `CombinedGraphQLErrors`, and in place of the
  *   operation an object with the subscription's `operationName` and `variables`), before or after events, refreshes

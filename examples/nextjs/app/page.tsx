@@ -18,13 +18,14 @@ export default async function Page({ searchParams }: { searchParams: Promise<Rec
     link: new HttpLink({ uri: process.env.GRAPHQL_URL, headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} }),
     cache: new InMemoryCache(),
   });
-  // A session revoked elsewhere (or logged out a moment ago) renders signed out, not a 500; an API that cannot be
-  // reached (`undefined`) renders the session unchecked, as the proxy's outage does, not a 500 either.
+  // A session revoked elsewhere (or logged out a moment ago) renders signed out, not a 500; any other failure (an
+  // API that cannot be reached, or fails) renders the session unchecked (`undefined`), as the proxy's outage does:
+  // the browser finds out, and a person sees no error page for a session that may be fine.
   const me = accessToken
     ? await client
         .query<{ me: { email: string } }>({ query: gql`query Me { me { id email } }` })
         .then(({ data }) => data?.me ?? null, asSignedOut)
-        .catch((error: unknown) => void console.warn('The server render could not reach the API:', error))
+        .catch((error: unknown) => void console.warn('The server render could not check the session; the browser will:', error))
     : null;
   const unchecked = unknown || me === undefined;
   return (

@@ -23,9 +23,10 @@ export interface TimingClaims {
  *
  * The refresh runs `leadTime` before expiry. A lead time that is not shorter than the lifetime would refresh
  * forever, so the refresh then runs at 85 % of the lifetime (1.18 refreshes per lifetime, about the default's
- * 1.2 for 15-minute tokens), and it never runs earlier than 10 % into it. A token of a few seconds is renewed a
- * second earlier still (up to half its life): `iat` and `exp` are whole seconds, so the server may take it for
- * dead up to a second before its lifetime, counted from `receivedAt`, is over.
+ * 1.2 for 15-minute tokens), and it never runs earlier than 10 % into it. A token of a few seconds is renewed no
+ * later than a second and a twentieth of its life before its end (at most half its life before): `iat` and `exp`
+ * are whole seconds, so the server may take it for dead up to a second before its lifetime, counted from
+ * `receivedAt`, is over.
  *
  * @returns `null` when the token has no usable `exp`, or when, without `iat`, it looks dead on arrival (the
  * clocks disagree and nothing tells by how much): it is then renewed only after `TOKEN_EXPIRED`.
