@@ -43,7 +43,15 @@ export function faultsOf(journal: Journal, app: AppName | undefined): FaultRecor
   );
 }
 
-const endOf = (fault: FaultRecord) => (Number.isNaN(fault.end) ? Number.POSITIVE_INFINITY : fault.end);
+/**
+ * How long a token handler instance killed mid-rotation holds up its session: the others wait out its claim (the
+ * handler's `timeout`, 10 s, and 1 s), then end the session as lost (`SESSION_LOST`), since its token may be spent.
+ */
+export const HANDLER_CLAIM = 11_000;
+
+// A killed handler's window reaches as far as its claim: what follows from the kill, within that bound, is its own.
+const endOf = (fault: FaultRecord) =>
+  Number.isNaN(fault.end) ? Number.POSITIVE_INFINITY : fault.kind === 'handler-restart' ? Math.max(fault.end, fault.start + HANDLER_CLAIM) : fault.end;
 
 /** Whether [start, end] meets a window [fault.start, fault.end + after]. */
 function meets(start: number, end: number, faults: readonly FaultRecord[], after = GRACE): boolean {
@@ -66,7 +74,9 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   const signOuts: Violation[] = [];
   let signOutsSeen = 0;
   for (const { tab, app } of journal.tabs) {
-    const personal = faultsOf(journal, app).filter((fault) => fault.app === app && (fault.kind === 'sign-out-in' || fault.kind === 'switch-user'));
+    // A handler instance killed mid-rotation may have let the API spend the token with no one to take the answer:
+    // the contract has no way back, and the handler ends the session as lost rather than send the token again.
+    const personal = faultsOf(journal, app).filter((fault) => (fault.app === app && (fault.kind === 'sign-out-in' || fault.kind === 'switch-user')) || fault.kind === 'handler-restart');
     // A tab frozen through a person's sign-out follows it when it thaws: its window reaches the thaw.
     const thaws = journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === tab);
     for (const fault of [...personal]) {

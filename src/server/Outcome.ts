@@ -6,6 +6,9 @@
  * - 401 `SESSION_INVALID`: a cookie that does not open (altered, or sealed with another secret): cleared;
  * - 401 `SESSION_EXPIRED`: the refresh token's life is over: cleared;
  * - 401 `SESSION_REVOKED`: the upstream refused the refresh token (used, revoked, expired): cleared;
+ * - 401 `SESSION_LOST`: the handler sent that refresh token upstream before and holds no answer for it (the
+ *   instance that sent it stopped before it kept one, or the answer's `graceTime` is over): cleared, without
+ *   sending the token again, which the upstream would take for reuse;
  * - 401 `SESSION_ENDED`: the session was logged out meanwhile: cleared; or replaced by a sign-in in this browser,
  *   whose cookie it then keeps (the answer of a request that left before the sign-in must not clear the new one);
  * - 403 `FORBIDDEN`: no `x-token-handler` header, or an origin that is not allowed; nothing was spent;

@@ -78,6 +78,10 @@ export function createRotator(options: RotatorOptions): Rotator {
         await cache.release(key).catch(report);
         return raced;
       }
+      // A token sent before and not let go: the instance that sent it stopped (killed, crashed) before it kept a
+      // verdict, or that verdict's grace is over. The upstream may have spent it; sent again, it would be reuse.
+      if (await cache.get(`${key}:sent`)) return lose(key, session);
+      await cache.put(`${key}:sent`, '1', Math.max(options.refusalTime(session), timeout + 5000));
     } catch (error) {
       // Without the cache, nothing can tell whether another instance is spending this token right now.
       report(error);
@@ -90,7 +94,7 @@ export function createRotator(options: RotatorOptions): Rotator {
       // An uncertain refusal is no verdict yet: the cookie counts it, and the third in a row is one.
       const strikes = (session.n ?? 0) + 1;
       if (!AuthRejectedError.is(error) || (error.uncertain && strikes < REFUSALS)) {
-        await cache.release(key).catch(report);
+        await cache.put(`${key}:sent`, '', 1).then(() => cache.release(key)).catch(report);
         return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
       }
     }
@@ -102,6 +106,12 @@ export function createRotator(options: RotatorOptions): Rotator {
     // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
     // make later requests wait for a rotation that is over.
     if (await keep(key, outcome, pair ? graceTime : options.refusalTime(session))) await cache.release(key).catch(report);
+    return outcome;
+  }
+
+  async function lose(key: string, session: CookieSession): Promise<Outcome> {
+    const outcome = refusal(401, 'SESSION_LOST', 'The session could not be renewed: its refresh token was sent before, and the answer is lost. Sign in again.');
+    if (await keep(key, outcome, options.refusalTime(session))) await cache.release(key).catch(report);
     return outcome;
   }
 

@@ -95,6 +95,19 @@ describe('the soak checker', () => {
     expect(failing(journal, run)).toEqual([]);
   });
 
+  it('lets a handler killed mid-rotation end its session as lost, up to its claim past the kill, not later', () => {
+    const journal = new Journal();
+    journal.tabs.push({ tab: 'nextjs#1', app: 'nextjs' });
+    journal.screens.push({ tab: 'nextjs#1', app: 'nextjs', t: 1000, screen: 'owner@demo.test' });
+    // Killed at 20 s and back at 23 s; the other instance takes the claim up 11 s after the kill.
+    Object.assign(journal.startFault('handler-restart', 'handler B'), { start: 20_000, end: 23_000 });
+    journal.screens.push({ tab: 'nextjs#1', app: 'nextjs', t: 31_200, screen: 'signed-out' });
+    expect(failing(journal)).toEqual([]);
+    journal.screens.pop();
+    journal.screens.push({ tab: 'nextjs#1', app: 'nextjs', t: 33_200, screen: 'signed-out' });
+    expect(failing(journal)).toEqual(['no-lost-session']);
+  });
+
   it("checks nextjs#1's ticker as vite-spa#1's: a crossed event fails, a handler restart excuses a stop only there", () => {
     const journal = journalOfTwoTabs();
     journal.tabs.push({ tab: 'nextjs#1', app: 'nextjs' });
