@@ -89,6 +89,17 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     expect(errors).toEqual([]);
   });
 
+  /** Reloads `page`: 200, rendered with the session unchecked (never "Signed out"), then signed in by the browser. */
+  async function reloadsUnchecked(page: Page) {
+    const reload = await page.reload();
+    expect(reload?.status()).toBe(200);
+    const html = await reload!.text();
+    expect(html).toContain('Server rendered before the session could be checked');
+    expect(html).toContain('Restoring your session');
+    expect(html).not.toContain('Signed out');
+    await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
+  }
+
   // Found by the soak (30 minutes, seed 1, at 696 s): a tab reloaded during an API outage showed "Signed out" until
   // its JavaScript ran, for a session that was fine.
   it('reloaded while the API cannot renew the session: renders it restoring, never "Signed out", then signed in', async () => {
@@ -99,13 +110,7 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     // Past half the access token's life: the render renews the cookie's pair, and the API answers 503 to that.
     await new Promise((resolve) => setTimeout(resolve, (ACCESS_TOKEN_TTL / 2) * 1000 + 500));
     api.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
-    const reload = await page.reload();
-    expect(reload?.status()).toBe(200);
-    const html = await reload!.text();
-    expect(html).toContain('Server rendered before the session could be checked');
-    expect(html).toContain('Restoring your session');
-    expect(html).not.toContain('Signed out');
-    await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
+    await reloadsUnchecked(page);
     expect(api.stats.reuseDetections).toBe(0);
     expect(errors).toEqual([]);
   });
@@ -117,14 +122,8 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     await signIn(page);
     // The cookie's token is fresh: the render asks the API for `me` with it, and the API answers 503.
     api.faults.failNext.push({ field: 'me', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
-    const reload = await page.reload();
-    expect(reload?.status()).toBe(200);
-    const html = await reload!.text();
-    expect(html).toContain('Server rendered before the session could be checked');
-    expect(html).toContain('Restoring your session');
-    expect(html).not.toContain('Signed out');
+    await reloadsUnchecked(page);
     expect(api.faults.failNext).toEqual([]);
-    await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
     expect(errors).toEqual([]);
   });
 
