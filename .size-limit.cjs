@@ -28,23 +28,25 @@ module.exports = [
     // (−46 B); readTokenPair times the pair it reads (−15 B); the links destructure their options (−5 B). Issue
     // 30's fixes of what the soak found added 75 B (6,987 B; among them a refresh's second of grace to read an
     // answer that came in as its timeout ran out, and the operations waiting on a replaced pair's refresh let go); short tokens renewed at 85 % of their life,
-    // not 80 % (+3 B, 6,990 B). Not met, by 790 B: the rest would take behaviour away (see
+    // not 80 % (+3 B, 6,990 B); an operation's whole wait bounded at 21 s, its replay's included (+86 B, 7,076 B:
+    // the seed-3 soak's 34-s operation). Not met, by 876 B: the rest would take behaviour away (see
     // docs/performance.md); the limit holds the size measured.
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '7 kB',
+    limit: '7.1 kB',
     gzip: true,
     ignore: peers,
   },
   {
     // What a browser page adds to the row above: browserResume() (issue 22), no longer a default. Issue 29's diet:
     // 7,244 → 7,071 B; issue 30's fixes of what the soak found (among them waits on a refresh that leave nothing
-    // behind once it settled, the soak's heap; a refresh's grace at its timeout): 7,143 B; 7,146 B.
+    // behind once it settled, the soak's heap; a refresh's grace at its timeout): 7,143 B; 7,146 B; an operation's
+    // whole wait bounded: 7,232 B.
     name: 'core: createTokenAuth with the memory store and browserResume (a page)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore, browserResume }',
-    limit: '7.2 kB',
+    limit: '7.3 kB',
     gzip: true,
     ignore: peers,
   },
@@ -60,8 +62,9 @@ module.exports = [
     // of what the soak found added 144 B (8,923 B): the tabs tell each other which token they submit, so that none
     // sends one a reloaded tab had on the wire; a login's pair goes past a frozen lock holder after 1 s; with the
     // rest of issue 30's fixes, 9,002 B, among them a tab that starts while the lock holder is frozen waiting for
-    // it rather than show a sign-in form. 9,005 B with short tokens renewed at 85 % of their life.
-    limit: '9.05 kB',
+    // it rather than show a sign-in form. 9,005 B with short tokens renewed at 85 % of their life; 9,098 B with an
+    // operation's whole wait bounded at 21 s.
+    limit: '9.15 kB',
     gzip: true,
     ignore: peers,
   },

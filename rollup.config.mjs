@@ -24,7 +24,7 @@ const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id)
 // core's bundle renames them short, as a minifier cannot (it must keep every property name). Each name here is
 // used in the core for nothing else; the satellites keep theirs (server code has a `rotate` and a `report` of
 // its own, `./react` a `current`).
-const INTERNAL = /^(current|recover|check|epoch|refreshing|revoking|sent|read|write|queued|put|notify|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel)$/;
+const INTERNAL = /^(current|recover|check|epoch|refreshing|revoking|sent|read|write|queued|put|notify|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel|since)$/;
 const renameInternal = {
   name: 'rename-internal',
   async renderChunk(code) {

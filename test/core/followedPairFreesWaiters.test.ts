@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryTokenStore, shareTokenStore, type Lock } from '../../src';
-import { createTokenSession } from '../../src/core/session/TokenSession';
-import { createFetchStub } from '../helpers/fetchStub';
-import { accessTokenOf, TIME } from '../helpers/session';
+import type { Lock } from '../../src';
+import { accessTokenOf, TIME, twoTabs } from '../helpers/session';
 
 // Found by the soak (npm run soak -- --minutes 11 --seed 3, at 136 s): an operation in one tab waited on that
 // tab's refresh, queued for a lock that a frozen tab held. Another tab's pair arrived and the tab showed it, yet
@@ -18,14 +16,8 @@ describe('an operation waiting on a refresh that waits for a lock', () => {
   it('goes out with the pair its session follows meanwhile, at once', async () => {
     let frozen = false; // a tab holds the lock and the browser froze it
     const lock: Lock = (_name, task) => (frozen ? new Promise(() => {}) : task());
-    const store = shareTokenStore(createMemoryTokenStore(), { lock });
     // The contract's 15-minute access tokens.
-    const stub = createFetchStub({ auto: true, lifetimeSeconds: 900 });
-    const options = { uri: 'http://auth.test/graphql', fetch: stub.fetch, store, refreshLeadTime: 1000, refreshOnResume: false as const };
-    const here = createTokenSession(options);
-    const there = createTokenSession(options);
-    await here.login('a@b.test', 'pw');
-    await vi.advanceTimersByTimeAsync(10);
+    const { stub, here, there } = await twoTabs(lock);
     const first = await accessTokenOf(here);
 
     frozen = true;

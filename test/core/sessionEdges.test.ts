@@ -226,8 +226,8 @@ describe('dispose', () => {
     const { session, stub, onError } = setup({ store });
     const waiting = session.getAccessToken().catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(0);
-    // The restore's refresh waits for the lock, bounded by the lock timeout.
-    expect(vi.getTimerCount()).toBe(1);
+    // The restore's refresh waits for the lock, bounded by the lock timeout; the operation, by its own bound.
+    expect(vi.getTimerCount()).toBe(2);
 
     session.dispose();
 

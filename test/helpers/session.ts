@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { createMemoryTokenStore, type TokenAuthOptions as TokenSessionOptions } from '../../src';
+import { createMemoryTokenStore, shareTokenStore, type Lock, type TokenAuthOptions as TokenSessionOptions } from '../../src';
 import { createTokenSession, type TokenSession } from '../../src/core/session/TokenSession';
 import { createFetchStub } from './fetchStub';
 
@@ -33,4 +33,19 @@ export function accessTokenOf(session: Pick<TokenSession, 'current'>): string | 
   const sent = session.current();
   const token = (value: { pair: { accessToken: string } } | null) => value?.pair.accessToken ?? null;
   return sent instanceof Promise ? sent.then(token) : token(sent);
+}
+
+/**
+ * Two tabs' sessions on one shared store whose lock is `lock`, with the contract's 15-minute access tokens, a
+ * 1-s lead and no resume: `here` logged in, `there` following it.
+ */
+export async function twoTabs(lock: Lock) {
+  const store = shareTokenStore(createMemoryTokenStore(), { lock });
+  const stub = createFetchStub({ auto: true, lifetimeSeconds: 900 });
+  const options = { uri: 'http://auth.test/graphql', fetch: stub.fetch, store, refreshLeadTime: 1000, refreshOnResume: false as const };
+  const here = createTokenSession(options);
+  const there = createTokenSession(options);
+  await here.login('a@b.test', 'pw');
+  await vi.advanceTimersByTimeAsync(10);
+  return { stub, here, there };
 }

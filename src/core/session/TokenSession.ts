@@ -51,6 +51,8 @@ export interface Live {
   refusals?: number;
   /** The failure whose check renewed the pair into this record: said again to this pair, it is not a dead session. */
   checked?: string;
+  /** On an operation's view of the record: when the operation began to wait for a pair, which its replay counts from. */
+  readonly since?: number;
 }
 
 /**
@@ -137,6 +139,9 @@ const BACKGROUND = /^(p|re[st])/;
 const REFUSALS = 3;
 // An operation that needs a new pair while a retry is scheduled waits for it when it is due within this long.
 const RETRY_JOIN = 10_000;
+// An operation waits this long at most for a pair, its replay after TOKEN_EXPIRED included: a second past the
+// default lock wait, whose failure says more when both run out together.
+const OPERATION_WAIT = 21_000;
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
@@ -245,7 +250,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       await restoring;
       if (sent && sent.epoch !== live?.epoch) throw sent.epoch.ended ?? noSession();
       if (!live) throw noSession();
-      return live.pair.accessToken === sent?.pair.accessToken ? renew(live, 'token-expired') : live;
+      return live.pair.accessToken === sent?.pair.accessToken ? renew(live, 'token-expired', false, sent.since) : live;
     },
     async check(sent, failure) {
       await restoring;
@@ -314,10 +319,12 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // whether it found the retry scheduled or its refresh failed: one quick transient failure costs it latency, not
   // an error. Past that (a lock held by a frozen tab, a refresh that timed out), it fails with the failure the
   // retry waits out rather than send a refresh of its own. Only the retry itself, `refresh()` and the app coming
-  // back `force` a refresh.
-  async function renew(from: Live, trigger: RefreshTrigger, force = false): Promise<Live> {
-    let patient = !force && (trigger === 'token-expired' || trigger === 'expired-locally');
-    const since = clock.now();
+  // back `force` a refresh. Whatever it joins, an operation's wait ends by OPERATION_WAIT after `since`: a pair
+  // followed meanwhile may be refused too (read late by a frozen tab, its access token is dead on the server),
+  // and the refresh of its replay can queue for a lock that another frozen tab holds.
+  async function renew(from: Live, trigger: RefreshTrigger, force = false, since = clock.now()): Promise<Live> {
+    const operation = !force && (trigger === 'token-expired' || trigger === 'expired-locally');
+    let patient = operation;
     for (;;) {
       if (from.retry && !force && !from.refreshing) {
         const at = from.retry.at ?? Infinity;
@@ -332,15 +339,22 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       }
       // dispose() fails the waiters at once, though a refresh already sent goes on to store its pair.
       await new Promise((resolve, reject) => {
-        joins.add(resolve);
-        Promise.resolve(signal.aborted || from.refreshing).then(resolve, reject).then(() => joins.delete(resolve));
+        const done = () => resolve(clock.clearTimeout(deadline));
+        const deadline = operation ? clock.setTimeout(done, since + OPERATION_WAIT - clock.now()) : undefined;
+        joins.add(done);
+        Promise.resolve(signal.aborted || from.refreshing).then(done, reject).then(() => joins.delete(done));
       });
       if (signal.aborted) throw signal.reason;
       const now = live as Live | null;
+      // Still this record, its refresh still out: the operation's wait is over.
+      if (now === from && from.refreshing) {
+        throw from.retry?.error ?? new AuthRequestError('Waited 21 s for a new access token.', 'refreshToken');
+      }
       // Still this record: the refresh failed without a verdict (the retry it scheduled holds the failure).
       if (now === from && patient && from.retry) continue;
       if (now === from) throw from.retry?.error ?? signal.reason;
-      if (now?.epoch === from.epoch) return now;
+      // The operation's view of it: a replay's wait counts from when the operation began.
+      if (now?.epoch === from.epoch) return operation ? ({ __proto__: now, since } as unknown as Live) : now;
       throw from.epoch.ended ?? noSession();
     }
   }
