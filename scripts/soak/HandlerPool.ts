@@ -3,11 +3,12 @@ import { SoakProcess } from './ChildProcess.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** One token handler process, and the port it listens on. */
+/** One token handler process, the port it listens on, and what it was deployed with. */
 export interface HandlerInstance {
   readonly name: string;
   process: SoakProcess;
   port: number;
+  env: HandlerEnv;
 }
 
 /** What an instance is started with; `TOKEN_HANDLER_SECRET_OLD` during a rotation (the ring: new, old). */
@@ -23,7 +24,7 @@ export class HandlerPool {
   readonly instances: HandlerInstance[] = [];
 
   constructor(
-    private readonly env: HandlerEnv,
+    protected readonly env: HandlerEnv,
     /** Each `[handler]` line an instance prints: its upstream refreshes and the errors it reports. */
     private readonly onLine: (line: string) => void = () => {},
   ) {}
@@ -37,12 +38,17 @@ export class HandlerPool {
     return this.instances.filter((instance) => instance.process.running);
   }
 
-  /** SIGKILLs `instance`, waits `downMs`, and starts it again (on a new port, as a new container would). */
+  /**
+   * SIGKILLs `instance`, waits `downMs`, and starts it again (on a new port, as a new container would), with what
+   * it was last deployed with: a crashed container comes back with its own deploy's secrets, not the pool's. In
+   * the middle of a rolling deploy the pool's are the previous step's (the soak, seed 3, at 977 s: B, killed after
+   * its redeploy, came back sealing with a secret that the next rotation took out of A's ring).
+   */
   restart(instance: HandlerInstance, downMs: number): Promise<void> {
     return this.inTurn(instance, async () => {
       await instance.process.stop('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, downMs));
-      Object.assign(instance, await this.spawn(instance.name));
+      Object.assign(instance, await this.spawn(instance.name, instance.env));
     });
   }
 
@@ -52,7 +58,7 @@ export class HandlerPool {
    */
   redeploy(instance: HandlerInstance, env: Partial<HandlerEnv>): Promise<void> {
     return this.inTurn(instance, async () => {
-      const fresh = await this.spawn(instance.name, { ...this.env, ...env });
+      const fresh = await this.spawn(instance.name, { ...instance.env, ...env });
       const old = instance.process;
       Object.assign(instance, fresh);
       await old.stop();
@@ -77,7 +83,8 @@ export class HandlerPool {
     await Promise.all(this.instances.map((instance) => instance.process.stop()));
   }
 
-  private async spawn(name: string, env: HandlerEnv = this.env): Promise<{ process: SoakProcess; port: number }> {
+  /** Starts the process of instance `name` with `env`. */
+  protected async spawn(name: string, env: HandlerEnv = { ...this.env }): Promise<{ process: SoakProcess; port: number; env: HandlerEnv }> {
     // Node itself with tsx's loader, not the tsx command: that one runs the script in a child, which a SIGKILL of
     // its PID would leave running.
     const process = new SoakProcess(`token handler ${name}`, globalThis.process.execPath, ['--import', 'tsx', 'scripts/soak/handlerInstance.ts'], {
@@ -86,6 +93,6 @@ export class HandlerPool {
     });
     process.onLine(/^\[handler\] /, (line) => this.onLine(line.slice('[handler] '.length)));
     const match = await process.waitFor(/listening on port (\d+)/, 30_000);
-    return { process, port: Number(match[1]) };
+    return { process, port: Number(match[1]), env };
   }
 }
