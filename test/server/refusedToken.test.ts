@@ -232,4 +232,21 @@ describe('the tabs of a token-handler page', () => {
     expect(loading.adopted).toEqual([null]);
     expect(rotating.adopted).toEqual([null]);
   });
+
+  it("tell when a rotation's answer came, for the others to time its token as it does, and still follow a tab of an earlier version", async () => {
+    const name = `rotations-${Math.random()}`;
+    const [rotating, holding] = [tabStore(name), tabStore(name)];
+    await rotating.seam.rotate(pair('cookie'), async () => pair('a1'), () => true);
+    await holding.seam.rotate(pair('cookie'), async () => pair('a1'), () => true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    holding.adopted.length = 0;
+
+    await rotating.seam.rotate(pair('a1'), async () => ({ ...pair('a2'), receivedAt: 1_234 }), () => true);
+    await vi.waitFor(() => expect(holding.adopted).toStrictEqual([{ ...pair('a2'), receivedAt: 1_234 }]));
+    // A tab of an earlier version tells the token alone, on the channel without the time.
+    const earlier = new BroadcastChannel(`${name} rotations`);
+    earlier.postMessage('a3');
+    earlier.close();
+    await vi.waitFor(() => expect(holding.adopted.at(-1)).toEqual(pair('a3')));
+  });
 });
