@@ -1,11 +1,11 @@
-// Renders a soak's report in Chromium and saves its timelines and invariants as docs/soak-timeline.png:
-// `npx tsx scripts/soak/screenshotReport.ts [soak-report]`.
+// Renders a soak's report in Chromium and saves its timelines and invariants as a PNG (docs/soak-timeline.png
+// unless told): `npx tsx scripts/soak/screenshotReport.ts [soak-report] [out.png]`.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../../test/e2e/browser.ts';
 
 const report = resolve(process.argv[2] ?? 'soak-report', 'index.html');
-const out = resolve('docs/soak-timeline.png');
+const out = resolve(process.argv[3] ?? 'docs/soak-timeline.png');
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1240, height: 900 }, deviceScaleFactor: 1.5 });
