@@ -5,7 +5,10 @@ const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'reac
 // The entries beside the core import it from ./index.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js'] });
 // ./testing loads ./react when createTestSession is called (node:http and ws for listen() are not bundled).
-const withoutCoreAndReact = (config) => ({ ...config, external: [...(config.external ?? []), './index.js', './react.js'] });
+const withoutCoreAndReact = (config) => ({
+  ...config,
+  external: [...(config.external ?? []), './index.js', './react.js'],
+});
 
 module.exports = [
   {
@@ -110,15 +113,43 @@ module.exports = [
   // Issue 29 brought jwt-decode back, bundled here too (tokenLife, getServerState): 7,409 → 7,621 B.
   // Issue 30 added 92 B (7,639 → 7,731 B): the cache notes each refresh token sent, and a request that finds one
   // sent with no answer kept ends the session (SESSION_LOST) rather than send it again. Server code only.
-  { name: './server, without the core (the token handler)', path: 'dist/server.js', limit: '7.75 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
-  { name: './service, without the core', path: 'dist/service.js', limit: '1 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  {
+    name: './server, without the core (the token handler)',
+    path: 'dist/server.js',
+    limit: '7.75 kB',
+    gzip: true,
+    ignore: peers,
+    modifyEsbuildConfig: withoutCore,
+  },
+  {
+    name: './service, without the core',
+    path: 'dist/service.js',
+    limit: '1 kB',
+    gzip: true,
+    ignore: peers,
+    modifyEsbuildConfig: withoutCore,
+  },
   // Issue 22 added 200 B (1,367 → 1,567 B): TokenRefusedError for a fresh token refused, the app's isTokenExpiredError.
   // Issue 28 added 28 B (1,595 B): another user's login subscribes the running subscriptions again as that user.
   // Issue 30 added 36 B (1,635 B): subscriptions wait out an outage (retry every failure, 30 s apart at most);
   // then 29 B (1,664 B): a refused token that came already past its exp (read late in a frozen tab) is renewed once more;
   // then 33 B (1,697 B): attempts 8 s apart at most, and the wait ended when the session renews (its server answered).
-  { name: './ws, without the core', path: 'dist/ws.js', limit: '1.7 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCore },
+  {
+    name: './ws, without the core',
+    path: 'dist/ws.js',
+    limit: '1.7 kB',
+    gzip: true,
+    ignore: peers,
+    modifyEsbuildConfig: withoutCore,
+  },
   // Test-only: none of it reaches the core or ./react bundles (the rows above are unchanged by it). Issue 30's
   // renameClub mutation and its count took it to 7,552 B.
-  { name: './testing, without the core and ./react', path: 'dist/testing.js', limit: '7.6 kB', gzip: true, ignore: peers, modifyEsbuildConfig: withoutCoreAndReact },
+  {
+    name: './testing, without the core and ./react',
+    path: 'dist/testing.js',
+    limit: '7.6 kB',
+    gzip: true,
+    ignore: peers,
+    modifyEsbuildConfig: withoutCoreAndReact,
+  },
 ];

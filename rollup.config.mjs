@@ -16,7 +16,8 @@ const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsW
 // built entry to check it.
 // `src/shared/` holds small helpers that are no part of the core's API: each satellite that uses one bundles it.
 const isSharedHelper = (id) => id.startsWith(`${src}shared/`);
-const satelliteExternal = (self) => (id) => isBare(id) || (id.startsWith(src) && !isSharedHelper(id) && satelliteOf(id) !== self);
+const satelliteExternal = (self) => (id) =>
+  isBare(id) || (id.startsWith(src) && !isSharedHelper(id) && satelliteOf(id) !== self);
 const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id) ?? 'index'}.${extension}` : id);
 
 // The engine's own members (the links' view of the session, the session record, the store seam and its reads
@@ -24,7 +25,8 @@ const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id)
 // core's bundle renames them short, as a minifier cannot (it must keep every property name). Each name here is
 // used in the core for nothing else; the satellites keep theirs (server code has a `rotate` and a `report` of
 // its own, `./react` a `current`).
-const INTERNAL = /^(current|recover|check|epoch|refreshing|revoking|sent|read|write|queued|put|notify|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel|since)$/;
+const INTERNAL =
+  /^(current|recover|check|epoch|refreshing|revoking|sent|read|write|queued|put|notify|refusals|checked|schedule|orphan|adopted|volatile|adopt|worth|credit|last|load|save|rotate|report|cancel|since)$/;
 const renameInternal = {
   name: 'rename-internal',
   async renderChunk(code) {
@@ -40,7 +42,14 @@ const js = (input, external, name) => ({
   output: [
     { dir: 'dist', format: 'es', entryFileNames: '[name].js', sourcemap: true, paths: toCore('js') },
     // Dynamic imports become `require` in CJS: jest without --experimental-vm-modules refuses `import()` there.
-    { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', sourcemap: true, paths: toCore('cjs'), dynamicImportInCjs: false },
+    {
+      dir: 'dist',
+      format: 'cjs',
+      entryFileNames: '[name].cjs',
+      sourcemap: true,
+      paths: toCore('cjs'),
+      dynamicImportInCjs: false,
+    },
   ],
 });
 
@@ -50,7 +59,10 @@ const keepInternal = {
   name: 'keep-internal',
   renderChunk(code) {
     const member = new RegExp(`^\\s+(?:readonly )?(${INTERNAL.source.slice(2, -2)})\\??[:(<]`, 'm').exec(code);
-    if (member) throw new Error(`"${member[1]}" is a member of a public type of the core, and rollup.config.mjs renames it (INTERNAL): rename the member, or take it off INTERNAL.`);
+    if (member)
+      throw new Error(
+        `"${member[1]}" is a member of a public type of the core, and rollup.config.mjs renames it (INTERNAL): rename the member, or take it off INTERNAL.`,
+      );
     return null;
   },
 };

@@ -9,7 +9,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^apollo-link-token-pair$/, replacement: source('index.ts') },
-      { find: /^apollo-link-token-pair\/(react|service|server|ws|testing|doctor)$/, replacement: source('$1/index.ts') },
+      {
+        find: /^apollo-link-token-pair\/(react|service|server|ws|testing|doctor)$/,
+        replacement: source('$1/index.ts'),
+      },
       // The copy of graphql that Node loads (its CommonJS main): Vite would pick the `module` build for the tests'
       // own imports, and a GraphQLError of that second copy is no GraphQLError to a server framework in
       // node_modules (Yoga checks with `instanceof` and masks it as "Unexpected error.").

@@ -9,7 +9,10 @@ export function jsonResponse(body: unknown, status = 200): Response {
 }
 
 /** Reads the GraphQL request a stub `fetch` received. */
-export function readGraphqlRequest(init: RequestInit | undefined): { query: string; variables: Record<string, string> } {
+export function readGraphqlRequest(init: RequestInit | undefined): {
+  query: string;
+  variables: Record<string, string>;
+} {
   return JSON.parse(String(init?.body)) as { query: string; variables: Record<string, string> };
 }
 

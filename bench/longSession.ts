@@ -5,7 +5,15 @@ import { decodeAccessToken } from '../src/core/tokens/readTokenPair.ts';
 import { makePair } from '../test/helpers/jwt.ts';
 import { PING } from '../test/helpers/pingClient.ts';
 import { FakeClock } from '../test/model/FakeClock.ts';
-import { ADMIN, createContextClient, jsonResponse, markdownTable, readGraphqlRequest, timedOut, withTimeout } from './helpers.ts';
+import {
+  ADMIN,
+  createContextClient,
+  jsonResponse,
+  markdownTable,
+  readGraphqlRequest,
+  timedOut,
+  withTimeout,
+} from './helpers.ts';
 
 /** The simulated session. */
 export interface LongSessionOptions {
@@ -75,7 +83,10 @@ export async function simulateLongSession(options: LongSessionOptions): Promise<
       if (variables['token'] !== currentRefreshToken) {
         reuseDetections += 1;
         currentRefreshToken = '';
-        return jsonResponse({ data: null, errors: [{ message: 'Refresh token already used', extensions: { code: 'INVALID_REFRESH_TOKEN' } }] });
+        return jsonResponse({
+          data: null,
+          errors: [{ message: 'Refresh token already used', extensions: { code: 'INVALID_REFRESH_TOKEN' } }],
+        });
       }
       return jsonResponse({ data: { refreshToken: issue() } });
     }

@@ -4,7 +4,15 @@ import { createTokenAuth } from '../src/index.ts';
 import { makePair } from '../test/helpers/jwt.ts';
 import { PING } from '../test/helpers/pingClient.ts';
 import { createDocsRecipeLink } from './docsRecipe.ts';
-import { ADMIN, createContextClient, fixed, jsonResponse, markdownTable, median, readGraphqlRequest } from './helpers.ts';
+import {
+  ADMIN,
+  createContextClient,
+  fixed,
+  jsonResponse,
+  markdownTable,
+  median,
+  readGraphqlRequest,
+} from './helpers.ts';
 
 /** How the happy-path overhead is measured. */
 export interface OverheadOptions {
@@ -66,7 +74,12 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
         ),
         usPerOp: [] as number[],
       },
-      { name: 'c', label: 'auth.link (this package)', link: ApolloLink.from([auth.link, terminating]), usPerOp: [] as number[] },
+      {
+        name: 'c',
+        label: 'auth.link (this package)',
+        link: ApolloLink.from([auth.link, terminating]),
+        usPerOp: [] as number[],
+      },
     ] as const;
 
   try {
@@ -145,7 +158,7 @@ export function overheadMarkdown(result: OverheadResult): string {
     `${options.rounds} rounds × ${options.opsPerRound.toLocaleString('en')} operations per chain, rounds interleaved a, b, c, a, b, c …, ` +
       `after ${options.warmupRounds} warm-up rounds of each. Each operation is \`ApolloLink.execute(link, { query }, { client })\` ` +
       'subscribed and counted on `complete`; the terminating link emits `{ data: { ping: 1 } }` synchronously. ' +
-      'The recipe\'s `SetContextLink` forwards after a promise chain, so (b) completes in microtasks while (a) and (c) complete synchronously; ' +
+      "The recipe's `SetContextLink` forwards after a promise chain, so (b) completes in microtasks while (a) and (c) complete synchronously; " +
       'a round ends when its last operation completes.',
     '',
     markdownTable(['Chain', 'median µs/op', 'min µs/op', 'max µs/op'], rows),

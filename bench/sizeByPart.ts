@@ -17,7 +17,9 @@ interface SizeLimitEntry {
 
 // The two core entries of `.size-limit.cjs`: their peers, imports and limits.
 // The core's rows: those that import from dist/index.js (the other entries are measured without the core).
-const ENTRIES = (createRequire(import.meta.url)('../.size-limit.cjs') as SizeLimitEntry[]).filter((entry) => entry.import && entry.path === 'dist/index.js');
+const ENTRIES = (createRequire(import.meta.url)('../.size-limit.cjs') as SizeLimitEntry[]).filter(
+  (entry) => entry.import && entry.path === 'dist/index.js',
+);
 // The budgets, by the row's imports (issue 22 for the memory store, issue 10 for the broadcast store); the page's
 // row, with browserResume, has none.
 const BUDGETS: Record<string, number> = {
@@ -31,11 +33,13 @@ const PARTS: Record<string, string> = {
   'core/transports/createGraphQLTransport.ts': 'export const createGraphQLTransport = () => ({});',
   'core/stores/shareTokenStore.ts': 'export const shareTokenStore = (store) => store;',
   'core/stores/createBroadcastTokenStore.ts': 'export const createBroadcastTokenStore = () => ({});',
-  'core/stores/openStore.ts': 'export const openStore = () => ({}); export const withSeam = (s) => s; export const rotateWith = () => {}; export const OWNED = "";',
+  'core/stores/openStore.ts':
+    'export const openStore = () => ({}); export const withSeam = (s) => s; export const rotateWith = () => {}; export const OWNED = "";',
   'core/stores/storeIO.ts': 'export const storeIO = () => ({});',
   'link/TokenExpiredLink.ts': 'export class TokenExpiredLink {}',
   'link/TokenAuthLink.ts': 'export class TokenAuthLink {}; export const SENT_TOKEN_KEY = "";',
-  'core/tokens/readTokenPair.ts': 'export const readTokenPair = () => ({}); export const decodeAccessToken = () => ({}); export const isTokenPair = () => true;',
+  'core/tokens/readTokenPair.ts':
+    'export const readTokenPair = () => ({}); export const decodeAccessToken = () => ({}); export const isTokenPair = () => true;',
   'core/tokens/getTokenSchedule.ts': 'export const getTokenSchedule = () => null;',
   'core/environment/ResumeSource.ts': 'export const browserResume = () => undefined;',
   'core/stores/assertNotLocalStorage.ts': 'export const assertNotLocalStorage = () => {};',
@@ -46,7 +50,8 @@ const PARTS: Record<string, string> = {
 };
 // Parts whose stub takes more with it than their own code.
 const LABELS: Record<string, string> = {
-  'core/session/TokenSession.ts': '`src/core/session/TokenSession.ts` (the engine) and every part that only it imports: transport, store seam, timer, schedule, resume, memory store',
+  'core/session/TokenSession.ts':
+    '`src/core/session/TokenSession.ts` (the engine) and every part that only it imports: transport, store seam, timer, schedule, resume, memory store',
   'core/tokens/readTokenPair.ts': '`src/core/tokens/readTokenPair.ts` with the JWT decoder',
 };
 const ERROR_FILES = /core\/errors\/(BrandedError|AuthRequestError|AuthRejectedError|SessionEndedError)\.ts$/;
@@ -76,15 +81,27 @@ function stub(part: string): Plugin {
     name: 'stub',
     setup(builder) {
       if (part.startsWith('errors')) {
-        builder.onLoad({ filter: ERROR_FILES }, ({ path }) => ({ contents: ERROR_STUBS[path.replace(/^.*\/(\w+)\.ts$/, '$1')]!, loader: 'js' }));
-      } else builder.onLoad({ filter: new RegExp(`src/${part.replace('.', '\\.')}$`) }, () => ({ contents: PARTS[part]!, loader: 'js' }));
+        builder.onLoad({ filter: ERROR_FILES }, ({ path }) => ({
+          contents: ERROR_STUBS[path.replace(/^.*\/(\w+)\.ts$/, '$1')]!,
+          loader: 'js',
+        }));
+      } else
+        builder.onLoad({ filter: new RegExp(`src/${part.replace('.', '\\.')}$`) }, () => ({
+          contents: PARTS[part]!,
+          loader: 'js',
+        }));
     },
   };
 }
 
 async function bundle(entry: SizeLimitEntry, part?: string): Promise<{ minified: number; gzipped: number }> {
   const result = await build({
-    stdin: { contents: `export ${entry.import} from './src/index.ts';`, resolveDir: ROOT, loader: 'ts', sourcefile: 'entry.ts' },
+    stdin: {
+      contents: `export ${entry.import} from './src/index.ts';`,
+      resolveDir: ROOT,
+      loader: 'ts',
+      sourcefile: 'entry.ts',
+    },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -121,7 +138,9 @@ export async function measureSizeByPart(): Promise<SizeByPart> {
 
 /** One line for the console. */
 export function sizeByPartSummary(sizes: SizeByPart): string {
-  return sizes.map(({ name, gzipped, budget }) => `  ${name}: ${gzipped} B gzip (budget ${budget ? `${budget} B` : "none"})`).join("\n");
+  return sizes
+    .map(({ name, gzipped, budget }) => `  ${name}: ${gzipped} B gzip (budget ${budget ? `${budget} B` : 'none'})`)
+    .join('\n');
 }
 
 /** The section of `bench/RESULTS.md`. */
@@ -129,7 +148,7 @@ export function sizeByPartMarkdown(sizes: SizeByPart): string {
   return [
     '## 4. Size of the core, by part',
     '',
-    'Each bundle is built from `src` with esbuild as size-limit does it (peers external, minified, gzip level 9). A part\'s cost is what the gzipped bundle loses when that part alone is replaced by a stub; parts share strings and code, so the costs overlap. `npm run size` measures the built `dist/` and is the figure CI checks against `.size-limit.cjs`; it comes out about 270 bytes smaller than this measure of `src`, as the build renames the engine\'s internal members (`rollup.config.mjs`).',
+    "Each bundle is built from `src` with esbuild as size-limit does it (peers external, minified, gzip level 9). A part's cost is what the gzipped bundle loses when that part alone is replaced by a stub; parts share strings and code, so the costs overlap. `npm run size` measures the built `dist/` and is the figure CI checks against `.size-limit.cjs`; it comes out about 270 bytes smaller than this measure of `src`, as the build renames the engine's internal members (`rollup.config.mjs`).",
     '',
     markdownTable(
       ['Bundle', 'gzipped bytes (src)', 'budget (held on dist/)', 'CI limit'],
@@ -141,7 +160,11 @@ export function sizeByPartMarkdown(sizes: SizeByPart): string {
       '',
       markdownTable(
         ['Part', 'gzipped bytes it adds', 'share'],
-        parts.map(({ part, gzipped: cost }) => [LABELS[part] ?? (part.includes(' ') ? part : `\`src/${part}\``), cost, `${((100 * cost) / gzipped).toFixed(1)} %`]),
+        parts.map(({ part, gzipped: cost }) => [
+          LABELS[part] ?? (part.includes(' ') ? part : `\`src/${part}\``),
+          cost,
+          `${((100 * cost) / gzipped).toFixed(1)} %`,
+        ]),
       ),
       '',
     ]),

@@ -97,7 +97,11 @@ const CHAIN_LABEL: Record<StormChain, string> = { recipe: '(b) docs recipe', pac
 
 /** The storm section of RESULTS.md. */
 export function stormMarkdown(rows: readonly StormRow[], timeoutMs: number): string {
-  const errors = [...new Set(rows.flatMap((row) => (row.firstError ? [`${CHAIN_LABEL[row.chain]}, N = ${row.n}: ${row.firstError}`] : [])))];
+  const errors = [
+    ...new Set(
+      rows.flatMap((row) => (row.firstError ? [`${CHAIN_LABEL[row.chain]}, N = ${row.n}: ${row.firstError}`] : [])),
+    ),
+  ];
   return [
     '## 2. Storm: N concurrent operations on an expired access token',
     '',
@@ -109,7 +113,18 @@ export function stormMarkdown(rows: readonly StormRow[], timeoutMs: number): str
       'the first reused refresh token revokes the session, and later submissions are refused as revoked.',
     '',
     markdownTable(
-      ['Chain', 'N', 'refresh requests', 'reuse detections', 'failed ops', 'unsettled', 'p50 ms', 'p99 ms', 'wall ms', 'goal'],
+      [
+        'Chain',
+        'N',
+        'refresh requests',
+        'reuse detections',
+        'failed ops',
+        'unsettled',
+        'p50 ms',
+        'p99 ms',
+        'wall ms',
+        'goal',
+      ],
       rows.map((row) => [
         CHAIN_LABEL[row.chain],
         row.n,
@@ -123,7 +138,9 @@ export function stormMarkdown(rows: readonly StormRow[], timeoutMs: number): str
         row.chain === 'package' ? (stormGoalMet(row) ? 'met' : 'NOT met') : '',
       ]),
     ),
-    ...(errors.length > 0 ? ['', 'First failure of each run that had one:', '', ...errors.map((line) => `- ${line}`)] : []),
+    ...(errors.length > 0
+      ? ['', 'First failure of each run that had one:', '', ...errors.map((line) => `- ${line}`)]
+      : []),
   ].join('\n');
 }
 

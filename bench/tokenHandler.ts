@@ -24,7 +24,8 @@ interface Timing {
   readonly statuses: Map<number, number>;
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 /** Runs `count` requests made by `make(i)`, at most `concurrency` at once; their latencies and statuses. */
 async function load(count: number, concurrency: number, make: (i: number) => Promise<Response>): Promise<Timing> {
@@ -44,7 +45,12 @@ async function load(count: number, concurrency: number, make: (i: number) => Pro
       }
     }),
   );
-  return { requests: count, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), statuses };
+  return {
+    requests: count,
+    seconds: (performance.now() - started) / 1000,
+    latencies: latencies.sort((a, b) => a - b),
+    statuses,
+  };
 }
 
 function row(name: string, { requests, seconds, latencies, statuses }: Timing, cpuMs?: number): string {
@@ -54,10 +60,14 @@ function row(name: string, { requests, seconds, latencies, statuses }: Timing, c
 }
 
 function startInstance(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./tokenHandlerInstance.ts', import.meta.url))], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./tokenHandlerInstance.ts', import.meta.url))],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('a handler instance did not start in 20 s')), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -69,17 +79,27 @@ function startInstance(env: Record<string, string>): Promise<{ child: ChildProce
 
 const redisPort = await freePort();
 const redis = await startRedisServer(redisPort);
-const api = createTestAuthServer({ users: Array.from({ length: SESSIONS }, (_, i) => ({ email: `user${i}@bench.test`, password: 'pw', role: 'ADMIN' })) });
+const api = createTestAuthServer({
+  users: Array.from({ length: SESSIONS }, (_, i) => ({ email: `user${i}@bench.test`, password: 'pw', role: 'ADMIN' })),
+});
 const graphqlUrl = await api.listen(0, '127.0.0.1');
-const instances = await Promise.all([0, 1].map(() => startInstance({ GRAPHQL_URL: graphqlUrl, SECRET, REDIS_PORT: String(redisPort) })));
+const instances = await Promise.all(
+  [0, 1].map(() => startInstance({ GRAPHQL_URL: graphqlUrl, SECRET, REDIS_PORT: String(redisPort) })),
+);
 const urls = instances.map(({ url }) => url);
-const cpuOf = async () => Promise.all(urls.map(async (url) => (await (await fetch(`${url}/__cpu`)).json()) as NodeJS.CpuUsage));
+const cpuOf = async () =>
+  Promise.all(urls.map(async (url) => (await (await fetch(`${url}/__cpu`)).json()) as NodeJS.CpuUsage));
 const cpuMs = (before: NodeJS.CpuUsage[], after: NodeJS.CpuUsage[]) =>
   after.reduce((sum, usage, i) => sum + (usage.user - before[i]!.user + usage.system - before[i]!.system) / 1000, 0);
 const post = (i: number, route: string, body: unknown, cookie?: string) =>
   fetch(`${urls[i % 2]}/auth/${route}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-token-handler': '1', origin: urls[i % 2]!, ...(cookie && { cookie }) },
+    headers: {
+      'content-type': 'application/json',
+      'x-token-handler': '1',
+      origin: urls[i % 2]!,
+      ...(cookie && { cookie }),
+    },
     body: JSON.stringify(body),
   });
 
@@ -104,7 +124,12 @@ await measure('`/login` (upstream login, cookie sealed)', SESSIONS, CONCURRENCY,
   sessions[i] = { cookie: response.headers.getSetCookie()[0]!.split(';')[0]!, accessToken: body.accessToken };
   return response;
 });
-const fresh = await measure('`/refresh`, fresh cookie (a page load: handed out, no rotation)', 5 * SESSIONS, CONCURRENCY, (i) => post(i, 'refresh', {}, sessions[i % SESSIONS]!.cookie));
+const fresh = await measure(
+  '`/refresh`, fresh cookie (a page load: handed out, no rotation)',
+  5 * SESSIONS,
+  CONCURRENCY,
+  (i) => post(i, 'refresh', {}, sessions[i % SESSIONS]!.cookie),
+);
 await measure('`getServerSession`, fresh cookie (a server render)', 5 * SESSIONS, CONCURRENCY, (i) =>
   fetch(`${urls[i % 2]}/__render`, { method: 'POST', body: sessions[i % SESSIONS]!.cookie }),
 );
@@ -112,18 +137,30 @@ api.resetStats();
 const stale = await measure('`/refresh`, stale (one rotation upstream each)', SESSIONS, CONCURRENCY, async (i) => {
   const response = await post(i, 'refresh', { accessToken: sessions[i]!.accessToken }, sessions[i]!.cookie);
   const body = (await response.clone().json()) as { accessToken: string };
-  sessions[i] = { cookie: response.headers.getSetCookie()[0]?.split(';')[0] ?? sessions[i]!.cookie, accessToken: body.accessToken };
+  sessions[i] = {
+    cookie: response.headers.getSetCookie()[0]?.split(';')[0] ?? sessions[i]!.cookie,
+    accessToken: body.accessToken,
+  };
   return response;
 });
 const rotations = api.stats.refreshSuccesses;
 api.resetStats();
 // The storm: every session renewed by 10 requests at once that present the same token (10 tabs), split over
 // both instances; 50 sessions' storms at a time.
-await measure(`storm: ${STORM_WIDTH} tabs at once per stale session, ${SESSIONS.toLocaleString('en')} sessions, both instances`, SESSIONS * STORM_WIDTH, 50 * STORM_WIDTH, (i) => {
-  const session = sessions[Math.floor(i / STORM_WIDTH)]!;
-  return post(i, 'refresh', { accessToken: session.accessToken }, session.cookie);
-});
-const storm = { rotations: api.stats.refreshSuccesses, reuse: api.stats.reuseDetections, calls: api.stats.refreshCalls };
+await measure(
+  `storm: ${STORM_WIDTH} tabs at once per stale session, ${SESSIONS.toLocaleString('en')} sessions, both instances`,
+  SESSIONS * STORM_WIDTH,
+  50 * STORM_WIDTH,
+  (i) => {
+    const session = sessions[Math.floor(i / STORM_WIDTH)]!;
+    return post(i, 'refresh', { accessToken: session.accessToken }, session.cookie);
+  },
+);
+const storm = {
+  rotations: api.stats.refreshSuccesses,
+  reuse: api.stats.reuseDetections,
+  calls: api.stats.refreshCalls,
+};
 const seconds = (performance.now() - started) / 1000;
 
 for (const { child } of instances) child.kill('SIGTERM');
@@ -135,7 +172,7 @@ const markdown = [
   '',
   `Measured ${new Date().toISOString()} with \`npm run bench:handler\` (${seconds.toFixed(0)} s): ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'},`,
   `Node ${process.version}. ${SESSIONS.toLocaleString('en')} signed-in sessions across 2 handler instances (each its own process, through`,
-  '`toNodeHandler`) sharing one `redis-server` (`createRedisRotationCache`, ioredis), in front of the package\'s test server over',
+  "`toNodeHandler`) sharing one `redis-server` (`createRedisRotationCache`, ioredis), in front of the package's test server over",
   `HTTP; the load generator, the test server and Redis share the same ${cpus().length} cores, so the figures are a floor, not a ceiling.`,
   `Requests go ${CONCURRENCY} at a time (the storm: 50 sessions' ${STORM_WIDTH} tabs, ${50 * STORM_WIDTH} at once), alternating between the instances. CPU is the two`,
   "handler processes' user + system time per request (not the load generator's, the test server's or Redis's).",

@@ -7,7 +7,9 @@ import { startDemo } from './startDemo.ts';
 const PORT = process.env['PORT'];
 const port = PORT === undefined || PORT === '' ? undefined : Number(PORT);
 if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65_536)) {
-  console.error(`PORT=${PORT} is not a port number: set it to one (0 to 65535), or leave it unset for 5173 or the next free one.`);
+  console.error(
+    `PORT=${PORT} is not a port number: set it to one (0 to 65535), or leave it unset for 5173 or the next free one.`,
+  );
   process.exit(1);
 }
 
@@ -15,7 +17,8 @@ let demo: Awaited<ReturnType<typeof startDemo>>;
 try {
   demo = await startDemo({ port, accessTokenTtl: Number(process.env['ACCESS_TOKEN_TTL']) || 60 });
 } catch (error) {
-  const inUse = (error as { code?: string }).code === 'EADDRINUSE' || /already in use/i.test(String((error as Error).message));
+  const inUse =
+    (error as { code?: string }).code === 'EADDRINUSE' || /already in use/i.test(String((error as Error).message));
   console.error(
     inUse
       ? `Port ${port} is already in use: stop what runs there, set PORT to a free port, or leave PORT unset for the next free one.`

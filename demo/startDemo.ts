@@ -67,8 +67,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     // The app imports the package by name, as a user would; here the name points at the sources.
     resolve: {
       alias: [
-        { find: /^apollo-link-token-pair\/react$/, replacement: fileURLToPath(new URL('../src/react/index.ts', import.meta.url)) },
-        { find: /^apollo-link-token-pair\/ws$/, replacement: fileURLToPath(new URL('../src/ws/index.ts', import.meta.url)) },
+        {
+          find: /^apollo-link-token-pair\/react$/,
+          replacement: fileURLToPath(new URL('../src/react/index.ts', import.meta.url)),
+        },
+        {
+          find: /^apollo-link-token-pair\/ws$/,
+          replacement: fileURLToPath(new URL('../src/ws/index.ts', import.meta.url)),
+        },
         { find: /^apollo-link-token-pair$/, replacement: fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
       ],
     },

@@ -31,7 +31,15 @@ async function countdownAndLog(page: Page, name: string): Promise<void> {
   const log = (await page.getByTestId('log-card').boundingBox())!;
   const top = Math.min(who.y, log.y) - 8;
   const path = docs(`demo/${name}.png`);
-  await page.screenshot({ path, clip: { x: who.x - 8, y: top, width: log.x + log.width - who.x + 16, height: Math.max(who.y + who.height, log.y + log.height) - top + 8 } });
+  await page.screenshot({
+    path,
+    clip: {
+      x: who.x - 8,
+      y: top,
+      width: log.x + log.width - who.x + 16,
+      height: Math.max(who.y + who.height, log.y + log.height) - top + 8,
+    },
+  });
   console.log(`docs/demo/${name}.png`);
 }
 
@@ -60,7 +68,10 @@ try {
   await page.getByTestId('expire-mine').click();
   await page.getByTestId('burst-size').fill('20');
   await page.getByTestId('fire-during-refresh').click();
-  await page.getByTestId('burst-result').getByText(/20 of 20 queries succeeded/).waitFor();
+  await page
+    .getByTestId('burst-result')
+    .getByText(/20 of 20 queries succeeded/)
+    .waitFor();
   await page.getByTestId('slow-refresh').click();
   await page.getByTestId('counter-refreshes').getByText('2 (2 succeeded)').waitFor();
   await shot(page.getByTestId('server-counters'), 'burst-during-refresh');
@@ -70,7 +81,10 @@ try {
   await page.getByTestId('server-down').click();
   await page.getByTestId('burst-size').fill('3');
   await page.getByTestId('fire-during-refresh').click();
-  await page.getByTestId('burst-result').getByText(/3 × HTTP 503/).waitFor();
+  await page
+    .getByTestId('burst-result')
+    .getByText(/3 × HTTP 503/)
+    .waitFor();
   await page.getByTestId('reconnecting').waitFor();
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: docs('demo/server-down.png'), clip: { x: 0, y: 0, width: 1280, height: 560 } });
@@ -84,7 +98,10 @@ try {
   await page.getByTestId('refresh-wait').getByText('refresh when back online').waitFor();
   await countdownAndLog(page, 'offline');
   await page.getByTestId('offline').click();
-  await page.getByTestId('refresh-wait').getByText(/held by the refresh floor/).waitFor();
+  await page
+    .getByTestId('refresh-wait')
+    .getByText(/held by the refresh floor/)
+    .waitFor();
   await countdownAndLog(page, 'online-floor');
   await logLine(page, 'resume', 'rotated').waitFor({ timeout: 10_000 });
   await countdownAndLog(page, 'online');
@@ -111,7 +128,10 @@ try {
   // Plain refusals, as most servers send them, then revoke mine and a burst: the session checks itself.
   await signIn(page, demo.url);
   await page.getByTestId('plain-refusals').click();
-  await page.getByTestId('hint-plain').getByText(/check → rejected/).waitFor();
+  await page
+    .getByTestId('hint-plain')
+    .getByText(/check → rejected/)
+    .waitFor();
   await page.getByTestId('revoke-mine').click();
   await page.getByTestId('expires-in').getByText('revoked (server)').waitFor();
   await page.getByTestId('burst-size').fill('3');

@@ -16,7 +16,8 @@ const PING = gql`
 /** The burst size as typed: a whole number from 1 to 500, or why not. */
 function parseCount(text: string): { count: number } | { problem: string } {
   const count = Number(text);
-  if (text.trim() === '' || !Number.isInteger(count) || count < 1 || count > 500) return { problem: 'Enter a whole number from 1 to 500.' };
+  if (text.trim() === '' || !Number.isInteger(count) || count < 1 || count > 500)
+    return { problem: 'Enter a whole number from 1 to 500.' };
   return { count };
 }
 
@@ -38,7 +39,9 @@ export function Burst({ log }: { log: EventLog }) {
     // A refresh the app asks for goes out at once; the queries start while it is on the wire.
     const refreshing = duringRefresh ? auth.refresh().catch(() => {}) : undefined;
     const results = await Promise.allSettled(
-      Array.from({ length: count }, (_, n) => client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })),
+      Array.from({ length: count }, (_, n) =>
+        client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' }),
+      ),
     );
     await refreshing;
     const text = describeBurst(results, performance.now() - started, lab.getSnapshot().offline);
@@ -68,7 +71,12 @@ export function Burst({ log }: { log: EventLog }) {
         <button className="primary" onClick={() => fire(false)} disabled={count === undefined} data-testid="fire">
           Fire {count === undefined ? '…' : queries(count)}
         </button>
-        <button className="secondary" onClick={() => fire(true)} disabled={count === undefined} data-testid="fire-during-refresh">
+        <button
+          className="secondary"
+          onClick={() => fire(true)}
+          disabled={count === undefined}
+          data-testid="fire-during-refresh"
+        >
           Fire {count === undefined ? '…' : count} during a refresh
         </button>
       </div>
@@ -78,8 +86,8 @@ export function Burst({ log }: { log: EventLog }) {
         </p>
       )}
       <p className="hint" data-testid="hint-burst">
-        Fire: every query succeeds, and after "Expire" they share one refresh. During a refresh: the queries start while a refresh is on the
-        wire (slow it down below to watch) and join it: the server counts one refresh.
+        Fire: every query succeeds, and after "Expire" they share one refresh. During a refresh: the queries start while
+        a refresh is on the wire (slow it down below to watch) and join it: the server counts one refresh.
       </p>
       <p data-testid="burst-result" aria-live="polite">
         {result}

@@ -34,9 +34,15 @@ export function useCountdown() {
   const now = clock.now();
   const id = shortId(user?.claims['jti']);
   const said = verdicts[id] ?? verdicts[String(user?.claims['sid'])];
-  const expires = said === 'expired' ? 'expired (server)' : said ? `${said === 'reuse' ? 'revoked: reuse' : 'revoked'} (server)` : seconds(expiresAt && expiresAt - now);
+  const expires =
+    said === 'expired'
+      ? 'expired (server)'
+      : said
+        ? `${said === 'reuse' ? 'revoked: reuse' : 'revoked'} (server)`
+        : seconds(expiresAt && expiresAt - now);
   let wait: string | undefined;
-  if (state.waiting) wait = `refresh in ${seconds(state.waiting.at - now)}: held by the refresh floor, which keeps two refreshes 5 s apart (asked by ${HELD_BY[state.waiting.trigger] ?? state.waiting.trigger})`;
+  if (state.waiting)
+    wait = `refresh in ${seconds(state.waiting.at - now)}: held by the refresh floor, which keeps two refreshes 5 s apart (asked by ${HELD_BY[state.waiting.trigger] ?? state.waiting.trigger})`;
   else if (state.retry) {
     wait =
       state.retry.at === undefined

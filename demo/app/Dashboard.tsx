@@ -22,8 +22,12 @@ export function Dashboard({ log }: { log: EventLog }) {
       <div className="card who" data-testid="me">
         <div className="who-head">
           <h2>
-            <span className="email" data-testid="user-email">{me?.email ?? user?.email ?? '…'}</span>{' '}
-            <span className={`badge role-${user?.role}`} data-testid="role">{user?.role}</span>
+            <span className="email" data-testid="user-email">
+              {me?.email ?? user?.email ?? '…'}
+            </span>{' '}
+            <span className={`badge role-${user?.role}`} data-testid="role">
+              {user?.role}
+            </span>
           </h2>
           <button className="secondary" onClick={() => logout()} data-testid="logout">
             Log out
@@ -48,11 +52,14 @@ export function Dashboard({ log }: { log: EventLog }) {
         <h3>Where the tokens live</h3>
         <dl>
           <dt>Access token</dt>
-          <dd data-testid="access-token-location">In this page's memory only: sent as <code>Authorization: Bearer …</code>, gone on reload.</dd>
+          <dd data-testid="access-token-location">
+            In this page's memory only: sent as <code>Authorization: Bearer …</code>, gone on reload.
+          </dd>
           <dt>Refresh token</dt>
           <dd data-testid="refresh-token-location">
-            In an encrypted <code>HttpOnly</code> cookie that the token handler at <code>/auth</code> sets: this page cannot read it,
-            and it is sent only to this origin. A reload asks <code>/auth/refresh</code> for an access token.
+            In an encrypted <code>HttpOnly</code> cookie that the token handler at <code>/auth</code> sets: this page
+            cannot read it, and it is sent only to this origin. A reload asks <code>/auth/refresh</code> for an access
+            token.
           </dd>
         </dl>
       </div>

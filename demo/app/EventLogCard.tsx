@@ -15,7 +15,12 @@ export function EventLogCard({ log }: { log: EventLog }) {
       <p className="hint">Newest first; kept for this tab across sign-out and reload.</p>
       <ol data-testid="event-log">
         {events.map((event) => (
-          <li key={event.id} className={`event-${event.kind}`} data-trigger={event.trigger} data-outcome={event.outcome}>
+          <li
+            key={event.id}
+            className={`event-${event.kind}`}
+            data-trigger={event.trigger}
+            data-outcome={event.outcome}
+          >
             <time>{new Date(event.at).toLocaleTimeString()}</time> <span className="text">{event.text}</span>
             {event.trigger && (
               <span className="why" data-testid="event-why">

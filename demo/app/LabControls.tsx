@@ -76,143 +76,223 @@ export function LabControls({ log }: { log: EventLog }) {
   return (
     <div className="card lab-controls" data-testid="lab-controls">
       <h3>Break it on purpose</h3>
-      <p className="hint">Each control provokes one hard case; the line under it says what should happen, the event log says what did.</p>
+      <p className="hint">
+        Each control provokes one hard case; the line under it says what should happen, the event log says what did.
+      </p>
 
       <div className="controls">
-      <Control id="expire" hint="The server answers TOKEN_EXPIRED for the access token: the countdown says so at once; the next query refreshes once and is replayed.">
-        <button className="danger" data-testid="expire-mine" onClick={() => run('Server: your access token expired now', async () => (await mine('expire-mine'), say('expired')))}>
-          Expire mine
-        </button>
-        <button className="danger" data-testid="expire" onClick={() => run('Server: every access token expired now', async () => (await control('expire-access-tokens'), say('expired')))}>
-          Expire all
-        </button>
-      </Control>
-
-      <Control id="revoke" hint="The server ends the session (yours, or everyone's on every device): the next query is refused, one refresh confirms it, and you are signed out.">
-        <button className="danger" data-testid="revoke-mine" onClick={() => run('Server: your session revoked', async () => (await mine('revoke-mine'), say('revoked')))}>
-          Revoke mine
-        </button>
-        <button className="danger" data-testid="revoke" onClick={() => run('Server: every session revoked', async () => (await control('revoke-sessions'), say('revoked')))}>
-          Revoke all
-        </button>
-      </Control>
-
-      <Control
-        id="reuse"
-        hint="A refresh token this session already spent is presented again, as a thief would: the server detects the reuse and revokes the session; this page's next refresh is refused and you are signed out."
-      >
-        <button className="danger" data-testid="present-spent" onClick={() => run('Lab: a refresh token this session spent is presented again', presentSpent)}>
-          Present a spent refresh token
-        </button>
-      </Control>
-
-      <Control
-        id="down"
-        hint={
-          downLeft > 0
-            ? `Down: every request gets HTTP 503 for ${downLeft} s more. A refresh fails with "HTTP 503" (not "could not reach"), the banner says reconnecting, and you stay signed in.`
-            : 'Every request gets HTTP 503 for that long. A refresh fails with "HTTP 503", the banner says reconnecting, you stay signed in; a retry after it gets through.'
-        }
-      >
-        <label>
-          Seconds
-          <input type="number" min={1} max={300} value={downSeconds} onChange={(e) => setDownSeconds(e.target.value)} data-testid="down-seconds" />
-        </label>
-        {downLeft > 0 ? (
-          <button className="secondary" data-testid="server-up" onClick={() => run('Server: back up', () => control('down', { body: { seconds: 0 } }))}>
-            Bring it back up
-          </button>
-        ) : (
+        <Control
+          id="expire"
+          hint="The server answers TOKEN_EXPIRED for the access token: the countdown says so at once; the next query refreshes once and is replayed."
+        >
           <button
             className="danger"
-            data-testid="server-down"
-            disabled={down === undefined}
-            onClick={() => run(`Server: down for ${down} s (HTTP 503)`, () => control('down', { body: { seconds: down } }))}
+            data-testid="expire-mine"
+            onClick={() =>
+              run('Server: your access token expired now', async () => (await mine('expire-mine'), say('expired')))
+            }
           >
-            Server down for {down ?? '…'} s
+            Expire mine
           </button>
-        )}
-      </Control>
+          <button
+            className="danger"
+            data-testid="expire"
+            onClick={() =>
+              run(
+                'Server: every access token expired now',
+                async () => (await control('expire-access-tokens'), say('expired')),
+              )
+            }
+          >
+            Expire all
+          </button>
+        </Control>
 
-      <Control
-        id="slow"
-        hint={
-          slow
-            ? `Each refresh takes ${Math.round((report?.refreshDelay ?? 0) / 1000)} s on the server: queries that need a new token wait for that one refresh; none starts a second.`
-            : 'Each refresh takes that long on the server: watch queries wait for the one refresh on the wire.'
-        }
-      >
-        <label>
-          Seconds
-          <input type="number" min={1} max={60} value={slowSeconds} onChange={(e) => setSlowSeconds(e.target.value)} data-testid="slow-seconds" />
-        </label>
-        <button
-          className="secondary"
-          data-testid="slow-refresh"
-          disabled={!slow && slowBy === undefined}
-          aria-pressed={slow}
-          onClick={() =>
-            run(slow ? 'Server: refreshes fast again' : `Server: each refresh takes ${slowBy} s`, () => control('slow-refresh', { body: { ms: slow ? 0 : slowBy! * 1000 } }))
+        <Control
+          id="revoke"
+          hint="The server ends the session (yours, or everyone's on every device): the next query is refused, one refresh confirms it, and you are signed out."
+        >
+          <button
+            className="danger"
+            data-testid="revoke-mine"
+            onClick={() => run('Server: your session revoked', async () => (await mine('revoke-mine'), say('revoked')))}
+          >
+            Revoke mine
+          </button>
+          <button
+            className="danger"
+            data-testid="revoke"
+            onClick={() =>
+              run('Server: every session revoked', async () => (await control('revoke-sessions'), say('revoked')))
+            }
+          >
+            Revoke all
+          </button>
+        </Control>
+
+        <Control
+          id="reuse"
+          hint="A refresh token this session already spent is presented again, as a thief would: the server detects the reuse and revokes the session; this page's next refresh is refused and you are signed out."
+        >
+          <button
+            className="danger"
+            data-testid="present-spent"
+            onClick={() => run('Lab: a refresh token this session spent is presented again', presentSpent)}
+          >
+            Present a spent refresh token
+          </button>
+        </Control>
+
+        <Control
+          id="down"
+          hint={
+            downLeft > 0
+              ? `Down: every request gets HTTP 503 for ${downLeft} s more. A refresh fails with "HTTP 503" (not "could not reach"), the banner says reconnecting, and you stay signed in.`
+              : 'Every request gets HTTP 503 for that long. A refresh fails with "HTTP 503", the banner says reconnecting, you stay signed in; a retry after it gets through.'
           }
         >
-          {slow ? 'Fast refresh again' : `Slow refresh (${slowBy ?? '…'} s)`}
-        </button>
-      </Control>
+          <label>
+            Seconds
+            <input
+              type="number"
+              min={1}
+              max={300}
+              value={downSeconds}
+              onChange={(e) => setDownSeconds(e.target.value)}
+              data-testid="down-seconds"
+            />
+          </label>
+          {downLeft > 0 ? (
+            <button
+              className="secondary"
+              data-testid="server-up"
+              onClick={() => run('Server: back up', () => control('down', { body: { seconds: 0 } }))}
+            >
+              Bring it back up
+            </button>
+          ) : (
+            <button
+              className="danger"
+              data-testid="server-down"
+              disabled={down === undefined}
+              onClick={() =>
+                run(`Server: down for ${down} s (HTTP 503)`, () => control('down', { body: { seconds: down } }))
+              }
+            >
+              Server down for {down ?? '…'} s
+            </button>
+          )}
+        </Control>
 
-      <Control
-        id="plain"
-        hint={
-          plain
-            ? 'A dead session\'s token is refused as "Not authenticated", with no code. Revoke mine, then fire: the package checks the session with one refresh (log: check → rejected) and signs you out at once.'
-            : 'Refuse a dead session\'s token as most servers do, "Not authenticated" with no code, instead of UNAUTHENTICATED.'
-        }
-      >
-        <button
-          className="secondary"
-          data-testid="plain-refusals"
-          aria-pressed={plain}
-          onClick={() => run(plain ? 'Server: refusals carry UNAUTHENTICATED again' : 'Server: refusals are plain "Not authenticated", no code', () => control('plain-refusals', { body: { on: !plain } }))}
+        <Control
+          id="slow"
+          hint={
+            slow
+              ? `Each refresh takes ${Math.round((report?.refreshDelay ?? 0) / 1000)} s on the server: queries that need a new token wait for that one refresh; none starts a second.`
+              : 'Each refresh takes that long on the server: watch queries wait for the one refresh on the wire.'
+          }
         >
-          {plain ? 'Coded refusals again' : 'Plain refusals, no code'}
-        </button>
-      </Control>
+          <label>
+            Seconds
+            <input
+              type="number"
+              min={1}
+              max={60}
+              value={slowSeconds}
+              onChange={(e) => setSlowSeconds(e.target.value)}
+              data-testid="slow-seconds"
+            />
+          </label>
+          <button
+            className="secondary"
+            data-testid="slow-refresh"
+            disabled={!slow && slowBy === undefined}
+            aria-pressed={slow}
+            onClick={() =>
+              run(slow ? 'Server: refreshes fast again' : `Server: each refresh takes ${slowBy} s`, () =>
+                control('slow-refresh', { body: { ms: slow ? 0 : slowBy! * 1000 } }),
+              )
+            }
+          >
+            {slow ? 'Fast refresh again' : `Slow refresh (${slowBy ?? '…'} s)`}
+          </button>
+        </Control>
 
-      <Control
-        id="offline"
-        hint={
-          offline
-            ? 'Offline: this page\'s requests fail as without a network; a refresh that fails waits for "online" instead of a timer. Come back online: it runs at once, logged as "coming back online".'
-            : 'This page only loses its network (other tabs keep theirs): queries fail with "offline", a refresh that fails waits until you come back online.'
-        }
-      >
-        <button className="secondary" data-testid="offline" aria-pressed={offline} onClick={() => run(offline ? 'This page: back online' : 'This page: offline', async () => lab.setOffline(!offline))}>
-          {offline ? 'Come back online' : 'Go offline (this page)'}
-        </button>
-      </Control>
+        <Control
+          id="plain"
+          hint={
+            plain
+              ? 'A dead session\'s token is refused as "Not authenticated", with no code. Revoke mine, then fire: the package checks the session with one refresh (log: check → rejected) and signs you out at once.'
+              : 'Refuse a dead session\'s token as most servers do, "Not authenticated" with no code, instead of UNAUTHENTICATED.'
+          }
+        >
+          <button
+            className="secondary"
+            data-testid="plain-refusals"
+            aria-pressed={plain}
+            onClick={() =>
+              run(
+                plain
+                  ? 'Server: refusals carry UNAUTHENTICATED again'
+                  : 'Server: refusals are plain "Not authenticated", no code',
+                () => control('plain-refusals', { body: { on: !plain } }),
+              )
+            }
+          >
+            {plain ? 'Coded refusals again' : 'Plain refusals, no code'}
+          </button>
+        </Control>
 
-      <Control
-        id="skew"
-        hint={
-          skew
-            ? `This page's clock is ${skew > 0 ? 'ahead' : 'behind'} by ${Math.abs(skew / 60_000)} min: the countdown still reads the token's real life, and no refresh runs early or late, because the package times a token from when it arrived.`
-            : "Reloads this page with its clock 20 minutes off (the package's clock option): the countdown should still read the token's real life."
-        }
-      >
-        <label>
-          This page's clock
-          <select value={String(skew / 60_000)} onChange={(e) => lab.setSkew(Number(e.target.value))} data-testid="clock-skew">
-            <option value="-20">20 min behind</option>
-            <option value="0">right</option>
-            <option value="20">20 min ahead</option>
-          </select>
-        </label>
-      </Control>
+        <Control
+          id="offline"
+          hint={
+            offline
+              ? 'Offline: this page\'s requests fail as without a network; a refresh that fails waits for "online" instead of a timer. Come back online: it runs at once, logged as "coming back online".'
+              : 'This page only loses its network (other tabs keep theirs): queries fail with "offline", a refresh that fails waits until you come back online.'
+          }
+        >
+          <button
+            className="secondary"
+            data-testid="offline"
+            aria-pressed={offline}
+            onClick={() =>
+              run(offline ? 'This page: back online' : 'This page: offline', async () => lab.setOffline(!offline))
+            }
+          >
+            {offline ? 'Come back online' : 'Go offline (this page)'}
+          </button>
+        </Control>
 
-      <Control id="tab" hint="The same session in a new tab (one cookie): a refresh, a login or a logout in one tab is followed by the other, and the server counts one refresh.">
-        <a className="button secondary" href={location.href} target="_blank" rel="noopener" data-testid="open-tab">
-          Open another tab
-        </a>
-      </Control>
+        <Control
+          id="skew"
+          hint={
+            skew
+              ? `This page's clock is ${skew > 0 ? 'ahead' : 'behind'} by ${Math.abs(skew / 60_000)} min: the countdown still reads the token's real life, and no refresh runs early or late, because the package times a token from when it arrived.`
+              : "Reloads this page with its clock 20 minutes off (the package's clock option): the countdown should still read the token's real life."
+          }
+        >
+          <label>
+            This page's clock
+            <select
+              value={String(skew / 60_000)}
+              onChange={(e) => lab.setSkew(Number(e.target.value))}
+              data-testid="clock-skew"
+            >
+              <option value="-20">20 min behind</option>
+              <option value="0">right</option>
+              <option value="20">20 min ahead</option>
+            </select>
+          </label>
+        </Control>
+
+        <Control
+          id="tab"
+          hint="The same session in a new tab (one cookie): a refresh, a login or a logout in one tab is followed by the other, and the server counts one refresh."
+        >
+          <a className="button secondary" href={location.href} target="_blank" rel="noopener" data-testid="open-tab">
+            Open another tab
+          </a>
+        </Control>
       </div>
 
       {problem && (

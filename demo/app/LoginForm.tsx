@@ -34,11 +34,25 @@ export function LoginForm({ log }: { log: EventLog }) {
       <form onSubmit={submit}>
         <label>
           E-mail
-          <input name="email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <input
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
         </label>
         <button type="submit" className="primary" disabled={busy} data-testid="sign-in">
           {busy ? 'Signing in…' : 'Sign in'}

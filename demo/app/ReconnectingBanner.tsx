@@ -17,10 +17,16 @@ export function ReconnectingBanner() {
     return () => clearInterval(timer);
   }, [retry]);
   if (!reconnecting || !retry) return null;
-  const wait = retry.at === undefined ? 'when the connection comes back' : `in ${Math.max(0, Math.ceil((retry.at - now) / 1000))} s`;
+  const wait =
+    retry.at === undefined
+      ? 'when the connection comes back'
+      : `in ${Math.max(0, Math.ceil((retry.at - now) / 1000))} s`;
   // A server that answered (503) is not one that could not be reached.
   const status = AuthRequestError.is(retry.error) ? retry.error.status : undefined;
-  const why = status === undefined ? 'The server could not renew your sign-in.' : `The server answered HTTP ${status} when asked to renew your sign-in.`;
+  const why =
+    status === undefined
+      ? 'The server could not renew your sign-in.'
+      : `The server answered HTTP ${status} when asked to renew your sign-in.`;
   return (
     <div className="card notice notice-warn" role="status" data-testid="reconnecting">
       <strong>Reconnecting…</strong>

@@ -5,14 +5,39 @@ import { loadLabReport, useLabReport } from './labReport';
 
 type Totals = LabReport['totals'];
 
-const ROWS: ReadonlyArray<{ id: string; label: string; total: (totals: Totals) => string; mine?: (session: LabCounts) => string }> = [
+const ROWS: ReadonlyArray<{
+  id: string;
+  label: string;
+  total: (totals: Totals) => string;
+  mine?: (session: LabCounts) => string;
+}> = [
   { id: 'logins', label: 'Logins', total: (t) => String(t.logins) },
   { id: 'failed-logins', label: 'Failed logins', total: (t) => String(t.failedLogins) },
-  { id: 'refreshes', label: 'Refreshes', total: (t) => `${t.refreshes} (${t.refreshSuccesses} succeeded)`, mine: (s) => `${s.refreshes} (${s.refreshSuccesses} succeeded)` },
-  { id: 'reuse', label: 'Reuse detections', total: (t) => String(t.reuseDetections), mine: (s) => String(s.reuseDetections) },
+  {
+    id: 'refreshes',
+    label: 'Refreshes',
+    total: (t) => `${t.refreshes} (${t.refreshSuccesses} succeeded)`,
+    mine: (s) => `${s.refreshes} (${s.refreshSuccesses} succeeded)`,
+  },
+  {
+    id: 'reuse',
+    label: 'Reuse detections',
+    total: (t) => String(t.reuseDetections),
+    mine: (s) => String(s.reuseDetections),
+  },
   { id: 'logouts', label: 'Logouts', total: (t) => String(t.logouts), mine: (s) => String(s.logouts) },
-  { id: 'token-expired', label: 'TOKEN_EXPIRED answers', total: (t) => String(t.tokenExpired), mine: (s) => String(s.tokenExpired) },
-  { id: 'unavailable', label: '503 answers (server down)', total: (t) => String(t.unavailable), mine: (s) => String(s.unavailable) },
+  {
+    id: 'token-expired',
+    label: 'TOKEN_EXPIRED answers',
+    total: (t) => String(t.tokenExpired),
+    mine: (s) => String(s.tokenExpired),
+  },
+  {
+    id: 'unavailable',
+    label: '503 answers (server down)',
+    total: (t) => String(t.unavailable),
+    mine: (s) => String(s.unavailable),
+  },
   { id: 'requests', label: 'Other requests', total: (t) => String(t.requests), mine: (s) => String(s.requests) },
 ];
 
@@ -39,7 +64,9 @@ export function ServerCounters() {
   return (
     <div className="card counters" data-testid="server-counters">
       <h3>Server counters</h3>
-      <p className="hint">What the demo server has seen since it started or since you reset the counters: in all, and for this session.</p>
+      <p className="hint">
+        What the demo server has seen since it started or since you reset the counters: in all, and for this session.
+      </p>
       {!reachable && (
         <p className="error" role="alert" data-testid="counters-unreachable">
           The demo server cannot be reached.
@@ -51,7 +78,11 @@ export function ServerCounters() {
             <tr>
               <th scope="col"></th>
               <th scope="col">All</th>
-              {mine && <th scope="col" data-testid="session-column">This session</th>}
+              {mine && (
+                <th scope="col" data-testid="session-column">
+                  This session
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -67,7 +98,8 @@ export function ServerCounters() {
       )}
       {mine && (
         <p className="hint" data-testid="session-status">
-          This session (…{mine.sid.slice(-6)}) on the server: <strong>{mine.status === 'reuse' ? 'revoked for reuse' : mine.status}</strong>
+          This session (…{mine.sid.slice(-6)}) on the server:{' '}
+          <strong>{mine.status === 'reuse' ? 'revoked for reuse' : mine.status}</strong>
         </p>
       )}
       <button className="secondary" onClick={reset} disabled={resetting} data-testid="reset-counters">

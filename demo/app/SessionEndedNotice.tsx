@@ -15,15 +15,29 @@ export function SessionEndedNotice() {
   const told = describeSessionEnd(ended);
   // The lab presented a spent refresh token of this session: the server revoked it for reuse.
   const reused = ended.reason === 'rejected' && verdicts[sid] === 'reuse';
-  const { title, reason } = reused ? { title: told.title, reason: 'The server detected a reused refresh token and revoked your session. Please sign in again.' } : told;
+  const { title, reason } = reused
+    ? {
+        title: told.title,
+        reason: 'The server detected a reused refresh token and revoked your session. Please sign in again.',
+      }
+    : told;
   const byServer = ended.reason === 'rejected';
   return (
-    <div className={`card notice ${byServer ? 'notice-alert' : 'notice-info'}`} role={byServer ? 'alert' : 'status'} data-testid="session-ended">
+    <div
+      className={`card notice ${byServer ? 'notice-alert' : 'notice-info'}`}
+      role={byServer ? 'alert' : 'status'}
+      data-testid="session-ended"
+    >
       <div>
         <strong>{title}</strong>
         <p data-testid="session-ended-reason">{reason}</p>
       </div>
-      <button className="quiet" onClick={() => setDismissed(ended.at)} data-testid="session-ended-dismiss" aria-label="Dismiss">
+      <button
+        className="quiet"
+        onClick={() => setDismissed(ended.at)}
+        data-testid="session-ended-dismiss"
+        aria-label="Dismiss"
+      >
         Dismiss
       </button>
     </div>

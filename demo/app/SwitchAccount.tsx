@@ -30,7 +30,11 @@ export function SwitchAccount({ log }: { log: EventLog }) {
     <div className="switch">
       <label>
         Switch to
-        <select value={chosen?.email} onChange={(event) => setEmail(event.target.value)} data-testid="switch-account-email">
+        <select
+          value={chosen?.email}
+          onChange={(event) => setEmail(event.target.value)}
+          data-testid="switch-account-email"
+        >
           {others.map((account) => (
             <option key={account.email} value={account.email}>
               {account.email} ({account.role})

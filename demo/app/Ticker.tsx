@@ -23,8 +23,10 @@ function LiveTicker() {
   return (
     <>
       <p>
-        <span className="count" data-testid="ticker-count">{count}</span> events received; server tick{' '}
-        <span data-testid="ticker-n">{data?.ticker.n ?? '–'}</span> for{' '}
+        <span className="count" data-testid="ticker-count">
+          {count}
+        </span>{' '}
+        events received; server tick <span data-testid="ticker-n">{data?.ticker.n ?? '–'}</span> for{' '}
         <span data-testid="ticker-user">{data?.ticker.userId ?? '…'}</span>
       </p>
       {error && (

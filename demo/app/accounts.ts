@@ -1,6 +1,10 @@
 import { USERS } from '../server/users.ts';
 
-const NOTES: Record<string, string> = { OWNER: 'organization owner', ADMIN: 'built-in staff role', Cashier: 'custom role' };
+const NOTES: Record<string, string> = {
+  OWNER: 'organization owner',
+  ADMIN: 'built-in staff role',
+  Cashier: 'custom role',
+};
 
 /** The demo server's seeded accounts, with a word on each role: the login form and "Switch account" offer them. */
 export const ACCOUNTS = USERS.map(({ email, password, role }) => ({ email, password, role, note: NOTES[role] ?? '' }));

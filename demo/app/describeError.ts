@@ -15,14 +15,19 @@ const REJECTIONS: Record<string, string> = {
  */
 export function describeError(error: unknown): string {
   if (AuthRejectedError.is(error)) {
-    return (error.code && REJECTIONS[error.code]) ?? (error.operation.startsWith('login') ? 'Wrong e-mail or password.' : 'The server refused. Please sign in again.');
+    return (
+      (error.code && REJECTIONS[error.code]) ??
+      (error.operation.startsWith('login') ? 'Wrong e-mail or password.' : 'The server refused. Please sign in again.')
+    );
   }
   if (AuthRequestError.is(error)) {
     if (error.status === undefined) return 'The server cannot be reached. Check your connection and try again.';
     if (error.status >= 500) return 'The sign-in service is not answering right now. Try again in a moment.';
     return `The server could not handle the request (HTTP ${error.status}). Try again.`;
   }
-  if (SessionEndedError.is(error)) return error.reason === 'no-session' ? 'You are not signed in.' : 'Your session has ended. Please sign in again.';
-  if (error instanceof TypeError && /fetch|network/i.test(error.message)) return 'The server cannot be reached. Check your connection and try again.';
+  if (SessionEndedError.is(error))
+    return error.reason === 'no-session' ? 'You are not signed in.' : 'Your session has ended. Please sign in again.';
+  if (error instanceof TypeError && /fetch|network/i.test(error.message))
+    return 'The server cannot be reached. Check your connection and try again.';
   return 'Something went wrong. Try again.';
 }

@@ -8,11 +8,14 @@ import { AuthRejectedError, AuthRequestError, SessionEndedError } from 'apollo-l
 export function describeFailure(error: unknown, offline: boolean): string {
   if (SessionEndedError.is(error) || AuthRejectedError.is(error)) return 'session ended';
   // The session's end clears Apollo's cache, which ends the queries still in flight with this.
-  if ((error as Error)?.name === 'Invariant Violation' && /store reset/i.test(String((error as Error).message))) return 'session ended';
-  if (AuthRequestError.is(error)) return error.status === undefined ? 'refresh got no answer' : `refresh got HTTP ${error.status}`;
+  if ((error as Error)?.name === 'Invariant Violation' && /store reset/i.test(String((error as Error).message)))
+    return 'session ended';
+  if (AuthRequestError.is(error))
+    return error.status === undefined ? 'refresh got no answer' : `refresh got HTTP ${error.status}`;
   if (CombinedGraphQLErrors.is(error)) return String(error.errors[0]?.extensions?.['code'] ?? 'GraphQL error');
   if (ServerError.is(error)) return `HTTP ${error.statusCode}`;
-  if (error instanceof TypeError || (error as Error)?.name === 'TypeError') return offline ? 'offline' : 'network error';
+  if (error instanceof TypeError || (error as Error)?.name === 'TypeError')
+    return offline ? 'offline' : 'network error';
   return (error as Error)?.name || 'error';
 }
 

@@ -9,7 +9,10 @@ const ROTATED: Record<Exclude<RefreshEvent['trigger'], 'resume'>, { kind: LogEve
   check: { kind: 'refresh', text: 'Session checked after an uncoded refusal: still good, operation replayed' },
   socket: { kind: 'refresh', text: 'Refreshed for the subscription socket, whose token the server refused' },
   'token-expired': { kind: 'replay', text: 'TOKEN_EXPIRED: pair refreshed once, operations replayed' },
-  'expired-locally': { kind: 'refresh', text: "Refreshed before sending: the access token had expired by this device's clock" },
+  'expired-locally': {
+    kind: 'refresh',
+    text: "Refreshed before sending: the access token had expired by this device's clock",
+  },
   manual: { kind: 'refresh', text: 'Refreshed on request' },
   restore: { kind: 'refresh', text: 'Session restored from the cookie through /auth' },
 };

@@ -7,7 +7,11 @@ export interface SessionEndText {
 }
 
 /** Why the session ended, in plain words: here or in another tab, by the user or by the server. */
-export function describeSessionEnd({ reason, elsewhere, rejection }: Pick<SessionEnd, 'reason' | 'elsewhere' | 'rejection'>): SessionEndText {
+export function describeSessionEnd({
+  reason,
+  elsewhere,
+  rejection,
+}: Pick<SessionEnd, 'reason' | 'elsewhere' | 'rejection'>): SessionEndText {
   switch (reason) {
     case 'logout':
       return { title: 'Signed out', reason: elsewhere ? 'You logged out in another tab.' : 'You logged out.' };

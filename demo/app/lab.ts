@@ -128,13 +128,17 @@ export function labResume(): ResumeSource | undefined {
  * Calls a control of the demo server's lab (`POST /control/<name>`), with this page's access token when it
  * acts on "mine". Resolves the answer's JSON; throws its `error`.
  */
-export async function control(name: string, options: { token?: string | null; body?: object } = {}): Promise<Record<string, unknown>> {
+export async function control(
+  name: string,
+  options: { token?: string | null; body?: object } = {},
+): Promise<Record<string, unknown>> {
   const response = await fetch(`/control/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(options.token && { authorization: `Bearer ${options.token}` }) },
     body: JSON.stringify(options.body ?? {}),
   });
   const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok || typeof answer['error'] === 'string') throw new Error(String(answer['error'] ?? `HTTP ${response.status}`));
+  if (!response.ok || typeof answer['error'] === 'string')
+    throw new Error(String(answer['error'] ?? `HTTP ${response.status}`));
   return answer;
 }

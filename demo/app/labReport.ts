@@ -34,5 +34,9 @@ function subscribe(listener: () => void) {
 
 /** What the demo server's lab reports (counters, sessions, faults), polled every 500 ms while shown. */
 export function useLabReport() {
-  return useSyncExternalStore(subscribe, () => snapshot, () => snapshot);
+  return useSyncExternalStore(
+    subscribe,
+    () => snapshot,
+    () => snapshot,
+  );
 }

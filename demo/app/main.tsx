@@ -32,12 +32,19 @@ const auth = createTokenAuth({
     if (!line) return;
     const rotated = event.outcome === 'rotated' || event.outcome === 'adopted';
     const before = rotated ? tokens.previous : tokens.current;
-    log.add(line.kind, line.text, { trigger: event.trigger, outcome: event.outcome, tokens: { before, after: tokens.current } });
+    log.add(line.kind, line.text, {
+      trigger: event.trigger,
+      outcome: event.outcome,
+      tokens: { before, after: tokens.current },
+    });
   },
   onSessionEnd(event) {
     const { verdicts, sid } = lab.getSnapshot();
     const reused = verdicts[sid] === 'reuse';
-    const text = reused && event.reason === 'rejected' ? 'The server detected a reused refresh token and revoked the session.' : describeSessionEnd(event).reason;
+    const text =
+      reused && event.reason === 'rejected'
+        ? 'The server detected a reused refresh token and revoked the session.'
+        : describeSessionEnd(event).reason;
     log.add(event.reason === 'logout' ? 'logout' : 'ended', text, { outcome: event.reason });
   },
 });
@@ -56,10 +63,13 @@ auth.subscribe(() => {
 // Between the package's link and the network: notes which access token the server answered TOKEN_EXPIRED, so the
 // countdown can say "expired (server)" before the refresh replaces it.
 const serverSays = new ApolloLink((operation, forward) => {
-  const sent = String((operation.getContext()['headers'] as Record<string, string> | undefined)?.['authorization'] ?? '').replace(/^Bearer\s+/i, '');
+  const sent = String(
+    (operation.getContext()['headers'] as Record<string, string> | undefined)?.['authorization'] ?? '',
+  ).replace(/^Bearer\s+/i, '');
   return forward(operation).pipe(
     map((result) => {
-      if (result.errors?.some((error) => error.extensions?.['code'] === 'TOKEN_EXPIRED')) lab.tell('expired', claimsOf(sent));
+      if (result.errors?.some((error) => error.extensions?.['code'] === 'TOKEN_EXPIRED'))
+        lab.tell('expired', claimsOf(sent));
       return result;
     }),
   );

@@ -45,7 +45,15 @@ export interface Lab {
   report(): LabReport;
 }
 
-const zero = (): LabCounts => ({ requests: 0, refreshes: 0, refreshSuccesses: 0, reuseDetections: 0, logouts: 0, tokenExpired: 0, unavailable: 0 });
+const zero = (): LabCounts => ({
+  requests: 0,
+  refreshes: 0,
+  refreshSuccesses: 0,
+  reuseDetections: 0,
+  logouts: 0,
+  tokenExpired: 0,
+  unavailable: 0,
+});
 
 /** The claims of a JWT, read without verifying it (the server behind verifies it); `undefined` when it is none. */
 function claimsOf(token: unknown): Record<string, unknown> | undefined {
@@ -60,7 +68,10 @@ function claimsOf(token: unknown): Record<string, unknown> | undefined {
 const bearerOf = (request: Request) => /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 const shortId = (jti: unknown) => String(jti ?? '').slice(-6);
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 const graphqlError = (status: number, code: string, message: string, headers?: Record<string, string>) =>
   json(status, { errors: [{ message, extensions: { code } }], data: null }, headers);
 
@@ -83,7 +94,10 @@ const graphqlError = (status: number, code: string, message: string, headers?: R
  */
 export function createLab(server: AuthServer, now: () => number = Date.now): Lab {
   let totals = { ...zero(), logins: 0, failedLogins: 0 };
-  const sessions = new Map<string, LabSession & { refreshTokens: string[]; expiredBelow?: number; lastSerial: number }>();
+  const sessions = new Map<
+    string,
+    LabSession & { refreshTokens: string[]; expiredBelow?: number; lastSerial: number }
+  >();
   let downUntil = 0;
   let plainRefusals = false;
 
@@ -100,7 +114,15 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
     const sid = String(access['sid']);
     let session = sessions.get(sid);
     if (!session) {
-      session = { sid, email: email ?? String(access['email']), status: 'active', accessId: '', refreshTokens: [], lastSerial: 0, ...zero() };
+      session = {
+        sid,
+        email: email ?? String(access['email']),
+        status: 'active',
+        accessId: '',
+        refreshTokens: [],
+        lastSerial: 0,
+        ...zero(),
+      };
       sessions.set(sid, session);
     }
     session.accessId = shortId(access['jti']);
@@ -115,7 +137,10 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),
     });
-    return (await response.json()) as { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+    return (await response.json()) as {
+      data?: Record<string, unknown> | null;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    };
   }
 
   async function graphql(request: Request): Promise<Response> {
@@ -136,7 +161,9 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
     if (downUntil > now()) {
       count('unavailable', field === 'refreshToken' ? sessionOf(variables['token']) : mine);
       const seconds = Math.ceil((downUntil - now()) / 1000);
-      return graphqlError(503, 'SERVICE_UNAVAILABLE', `The demo server is down for ${seconds} s more.`, { 'retry-after': String(seconds) });
+      return graphqlError(503, 'SERVICE_UNAVAILABLE', `The demo server is down for ${seconds} s more.`, {
+        'retry-after': String(seconds),
+      });
     }
     if (!field && mine) {
       count('requests', mine);
@@ -147,13 +174,25 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
       }
     }
 
-    const response = await server.fetch(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal });
-    const answer = (await response.clone().json().catch(() => undefined)) as
+    const response = await server.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: text,
+      signal: request.signal,
+    });
+    const answer = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as
       | { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> }
       | undefined;
     const codes = (answer?.errors ?? []).map((error) => error.extensions?.code);
     if (plainRefusals && !field && codes.includes('UNAUTHENTICATED')) {
-      const errors = answer!.errors!.map((error) => (error.extensions?.code === 'UNAUTHENTICATED' ? { ...error, message: 'Not authenticated', extensions: undefined } : error));
+      const errors = answer!.errors!.map((error) =>
+        error.extensions?.code === 'UNAUTHENTICATED'
+          ? { ...error, message: 'Not authenticated', extensions: undefined }
+          : error,
+      );
       return json(200, { ...answer, errors });
     }
     switch (field) {
@@ -198,14 +237,17 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
       const answer = await mutate('mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}', {
         refreshToken: session.refreshTokens.at(-1)!,
       });
-      if (!answer.data?.['logout'] && session.status === 'active') throw new Error(answer.errors?.[0]?.message ?? 'not revoked');
+      if (!answer.data?.['logout'] && session.status === 'active')
+        throw new Error(answer.errors?.[0]?.message ?? 'not revoked');
       if (session.status === 'active') session.status = 'revoked';
       return { revoked: session.sid };
     },
     async 'present-spent-refresh-token'(session) {
       const spent = session.refreshTokens.at(-2);
       if (spent === undefined) return { error: 'This session has spent no refresh token yet: refresh once first.' };
-      const answer = await mutate('mutation($token:String!){refreshToken(token:$token){accessToken refreshToken}}', { token: spent });
+      const answer = await mutate('mutation($token:String!){refreshToken(token:$token){accessToken refreshToken}}', {
+        token: spent,
+      });
       count('refreshes', session);
       const message = answer.errors?.[0]?.message ?? '';
       if (/already used/i.test(message)) {
@@ -222,7 +264,8 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
     const body = (await request.json().catch(() => ({}))) as { seconds?: number; ms?: number };
     if (name in mineControls) {
       const session = sessionOf(bearerOf(request));
-      if (!session) return json(400, { error: 'Send the access token of a session this server issued: Authorization: Bearer …' });
+      if (!session)
+        return json(400, { error: 'Send the access token of a session this server issued: Authorization: Bearer …' });
       try {
         return json(200, await mineControls[name]!(session));
       } catch (error) {
@@ -254,7 +297,9 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
   function report(): LabReport {
     return {
       totals: { ...totals },
-      sessions: [...sessions.values()].map(({ refreshTokens: _tokens, expiredBelow: _mark, lastSerial: _serial, ...session }) => session),
+      sessions: [...sessions.values()].map(
+        ({ refreshTokens: _tokens, expiredBelow: _mark, lastSerial: _serial, ...session }) => session,
+      ),
       ...(downUntil > now() && { downUntil }),
       refreshDelay: server.faults.delayMs['refreshToken'] ?? 0,
       plainRefusals,

@@ -3,7 +3,10 @@ import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/
 import { createTokenAuth, createTokenHandlerTransport } from 'apollo-link-token-pair';
 
 const auth = createTokenAuth({ transport: createTokenHandlerTransport('/auth') });
-const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri: '/graphql' })]), cache: new InMemoryCache() });
+const client = new ApolloClient({
+  link: ApolloLink.from([auth.link, new HttpLink({ uri: '/graphql' })]),
+  cache: new InMemoryCache(),
+});
 const ME = gql`
   query Me {
     me {
@@ -18,14 +21,22 @@ const $ = <T extends HTMLElement>(id: string) => document.querySelector<T>(`[dat
 
 async function show(): Promise<void> {
   const { status, user, error } = auth.getState();
-  $('status').textContent = status === 'authenticated' ? `Signed in as ${user?.email ?? user?.id}` : status === 'loading' ? 'Restoring your session…' : 'Signed out';
+  $('status').textContent =
+    status === 'authenticated'
+      ? `Signed in as ${user?.email ?? user?.id}`
+      : status === 'loading'
+        ? 'Restoring your session…'
+        : 'Signed out';
   $('sign-in').hidden = status !== 'unauthenticated';
   $('sign-out').hidden = status !== 'authenticated';
   $('error').textContent = status === 'unauthenticated' && error ? error.message : '';
   $('me').textContent = '';
   if (status !== 'authenticated') return;
   try {
-    const { data } = await client.query<{ me: { email: string; role: string } }>({ query: ME, fetchPolicy: 'network-only' });
+    const { data } = await client.query<{ me: { email: string; role: string } }>({
+      query: ME,
+      fetchPolicy: 'network-only',
+    });
     if (auth.getState().status === 'authenticated') $('me').textContent = `me: ${data?.me.email} (${data?.me.role})`;
   } catch (failure) {
     $('me').textContent = `me failed: ${(failure as Error).message}`;
@@ -37,7 +48,7 @@ auth.subscribe(() => {
   const { status, user } = auth.getState();
   // A refresh changes the state too: show again only when who is signed in changes.
   const now = `${status}:${user?.id ?? ''}`;
-  if (now !== shown) (shown = now), void show();
+  if (now !== shown) ((shown = now), void show());
 });
 void show();
 

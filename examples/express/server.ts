@@ -18,10 +18,16 @@ app.use(toNodeHandler(tokenHandler));
 app.post('/graphql', express.text({ type: 'application/json' }), async (request, response) => {
   const upstream = await fetch(process.env.GRAPHQL_URL!, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(request.headers.authorization && { authorization: request.headers.authorization }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(request.headers.authorization && { authorization: request.headers.authorization }),
+    },
     body: request.body,
   });
-  response.status(upstream.status).type('application/json').send(await upstream.text());
+  response
+    .status(upstream.status)
+    .type('application/json')
+    .send(await upstream.text());
 });
 app.use(express.static('public'));
 

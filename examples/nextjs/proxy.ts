@@ -16,4 +16,6 @@ export async function proxy(request: NextRequest) {
 }
 // Pages only: not the handler's routes, nor files the browser fetches beside a page (icons, robots.txt…), whose
 // requests would renew the session out of turn.
-export const config = { matcher: ['/((?!auth/|graphql|_next/|favicon.ico|icon|apple-icon|robots.txt|sitemap.xml|manifest).*)'] };
+export const config = {
+  matcher: ['/((?!auth/|graphql|_next/|favicon.ico|icon|apple-icon|robots.txt|sitemap.xml|manifest).*)'],
+};

@@ -10,7 +10,10 @@ declare module 'react-native' {
   }
   export const AppState: {
     readonly currentState: AppStateStatus;
-    addEventListener(type: 'change' | 'memoryWarning' | 'blur' | 'focus', listener: (state: AppStateStatus) => void): NativeEventSubscription;
+    addEventListener(
+      type: 'change' | 'memoryWarning' | 'blur' | 'focus',
+      listener: (state: AppStateStatus) => void,
+    ): NativeEventSubscription;
   };
 }
 

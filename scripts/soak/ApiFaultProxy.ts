@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AppName, Journal } from './Journal.ts';
 
@@ -94,7 +100,8 @@ export class ApiFaultProxy {
     const server = this.server;
     server?.close();
     server?.closeIdleConnections();
-    for (let waited = 0; this.serving > 0 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; this.serving > 0 && waited < 5000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await this.close();
     await new Promise((resolve) => setTimeout(resolve, ms));
     await this.listen();
@@ -141,7 +148,11 @@ export class ApiFaultProxy {
     const body = Buffer.concat(chunks);
     if (this.mode === '503' && req.method === 'POST') {
       res.writeHead(503, { 'content-type': 'application/json', ...CORS });
-      res.end(JSON.stringify({ errors: [{ message: 'Service Unavailable (soak fault)', extensions: { code: 'SERVICE_UNAVAILABLE' } }] }));
+      res.end(
+        JSON.stringify({
+          errors: [{ message: 'Service Unavailable (soak fault)', extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+        }),
+      );
       return;
     }
     if (this.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
@@ -177,12 +188,20 @@ export class ApiFaultProxy {
     const query = sent?.query ?? '';
     // A mutation the API ran (it answered with the club): counted by its name, unique to one mutation of the workload.
     const renamed = (data?.['renameClub'] as { name?: string } | null | undefined)?.name;
-    if (/\brenameClub\b/.test(query) && renamed !== undefined) journal.runs.set(renamed, (journal.runs.get(renamed) ?? 0) + 1);
-    const kind = /\bloginWithEmailPassword\b/.test(query) ? 'login' : /\brefreshToken\s*\(/.test(query) ? 'refresh' : undefined;
+    if (/\brenameClub\b/.test(query) && renamed !== undefined)
+      journal.runs.set(renamed, (journal.runs.get(renamed) ?? 0) + 1);
+    const kind = /\bloginWithEmailPassword\b/.test(query)
+      ? 'login'
+      : /\brefreshToken\s*\(/.test(query)
+        ? 'refresh'
+        : undefined;
     // A refused refresh, in the API's words, with the token's tail: the events around a lost session show it.
     if (kind === 'refresh' && errors?.length) {
       const token = String(sent?.variables?.['token'] ?? /token:\s*"([^"]+)"/.exec(query)?.[1] ?? '');
-      journal.note('refused', `refresh of …${token.slice(-6)} refused: ${errors[0]?.message} (${errors[0]?.extensions?.code ?? 'no code'}), from ${req.headers.origin ?? 'a server'}`);
+      journal.note(
+        'refused',
+        `refresh of …${token.slice(-6)} refused: ${errors[0]?.message} (${errors[0]?.extensions?.code ?? 'no code'}), from ${req.headers.origin ?? 'a server'}`,
+      );
     }
     if (!kind || !data) return;
     const pair = data['loginWithEmailPassword'] ?? data['refreshToken'];
@@ -192,7 +211,10 @@ export class ApiFaultProxy {
       const issued = String((pair as { refreshToken?: string }).refreshToken ?? '');
       journal.note('rotated', `…${token.slice(-6)} → …${issued.slice(-6)}, from ${req.headers.origin ?? 'a server'}`);
     }
-    const claims = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string; email: string };
+    const claims = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString()) as {
+      sid: string;
+      email: string;
+    };
     const app: AppName =
       claims.email === this.workerEmail ? 'worker' : req.headers.origin === this.spaOrigin() ? 'vite-spa' : 'nextjs';
     // A refresh keeps the app its session's login named.

@@ -52,13 +52,23 @@ export class AppTabs {
     // Which request failed and how (a console error names neither), and where a slow one spent its time.
     this.context.on('requestfailed', (request) => {
       const tab = this.pages.get(request.frame().page());
-      this.journal.note('request-failed', `${request.method()} ${request.url()}: ${request.failure()?.errorText} ${phases(request.timing())}`, tab?.name, this.app);
+      this.journal.note(
+        'request-failed',
+        `${request.method()} ${request.url()}: ${request.failure()?.errorText} ${phases(request.timing())}`,
+        tab?.name,
+        this.app,
+      );
     });
     this.context.on('requestfinished', (request) => {
       const timing = request.timing();
       if (!(timing.responseEnd > SLOW_REQUEST)) return;
       const tab = this.pages.get(request.frame().page());
-      this.journal.note('slow-request', `${request.method()} ${request.url()} took ${Math.round(timing.responseEnd)} ms ${phases(timing)}`, tab?.name, this.app);
+      this.journal.note(
+        'slow-request',
+        `${request.method()} ${request.url()} took ${Math.round(timing.responseEnd)} ms ${phases(timing)}`,
+        tab?.name,
+        this.app,
+      );
     });
     this.context.on('weberror', (error) => {
       const tab = this.pages.get(error.page()!);
@@ -67,8 +77,24 @@ export class AppTabs {
     for (let index = 1; index <= count; index++) {
       const name = `${this.app}#${index}`;
       const ticker = index === this.tickerTab;
-      const config: ProbeConfig = { seed: this.seed * 1000 + index, status: this.status, query: this.query, mutation: this.mutation, club: this.club, tab: name, ticker };
-      const tab = new Tab(this.app, name, this.context, ticker ? `${this.url}&ticker` : this.url, config, this.pages, this.journal);
+      const config: ProbeConfig = {
+        seed: this.seed * 1000 + index,
+        status: this.status,
+        query: this.query,
+        mutation: this.mutation,
+        club: this.club,
+        tab: name,
+        ticker,
+      };
+      const tab = new Tab(
+        this.app,
+        name,
+        this.context,
+        ticker ? `${this.url}&ticker` : this.url,
+        config,
+        this.pages,
+        this.journal,
+      );
       this.tabs.push(tab);
       this.journal.tabs.push({ tab: tab.name, app: this.app });
       await tab.open();
@@ -89,7 +115,11 @@ export class AppTabs {
       };
       const look = (request: Request) => {
         if (request.method() !== 'POST') return;
-        if (!(new URL(request.url()).pathname.endsWith('/auth/refresh') || /refreshToken\s*\(/.test(request.postData() ?? ''))) return;
+        if (!(
+          new URL(request.url()).pathname.endsWith('/auth/refresh') ||
+          /refreshToken\s*\(/.test(request.postData() ?? '')
+        ))
+          return;
         const tab = this.pages.get(request.frame().page());
         if (tab && !busy(tab)) done(tab);
       };
@@ -131,7 +161,13 @@ export class AppTabs {
           ended: event['ended'] as string | null,
           retry: event['retry'] as string | null,
         });
-        this.journal.note('state', JSON.stringify({ ...event, at: undefined, load: undefined, type: undefined }), tab.name, this.app, t);
+        this.journal.note(
+          'state',
+          JSON.stringify({ ...event, at: undefined, load: undefined, type: undefined }),
+          tab.name,
+          this.app,
+          t,
+        );
         break;
       case 'op-start': {
         const op: OperationRecord = {
@@ -146,7 +182,14 @@ export class AppTabs {
         break;
       }
       case 'tick':
-        this.journal.ticks.push({ tab: tab.name, app: this.app, t, n: event['n'] as number, email: event['email'] as string, screen: event['screen'] as string });
+        this.journal.ticks.push({
+          tab: tab.name,
+          app: this.app,
+          t,
+          n: event['n'] as number,
+          email: event['email'] as string,
+          screen: event['screen'] as string,
+        });
         break;
       case 'ticker':
         this.journal.note('ticker', String(event['text']), tab.name, this.app, t);

@@ -52,7 +52,10 @@ export class SoakProcess {
   /** Resolves with the first match of `pattern` in its output; rejects if it exits first or `timeout` ms pass. */
   waitFor(pattern: RegExp, timeout: number): Promise<RegExpExecArray> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`${this.name}: no ${pattern} within ${timeout} ms:\n${this.tail()}`)), timeout);
+      const timer = setTimeout(
+        () => done(new Error(`${this.name}: no ${pattern} within ${timeout} ms:\n${this.tail()}`)),
+        timeout,
+      );
       const look = () => {
         const match = pattern.exec(this.output);
         if (match) done(undefined, match);
@@ -66,7 +69,9 @@ export class SoakProcess {
       };
       this.process.stdout!.on('data', look);
       this.process.stderr!.on('data', look);
-      void this.exit.then((code) => done(new Error(`${this.name} exited (${code}) before ${pattern}:\n${this.tail()}`)));
+      void this.exit.then((code) =>
+        done(new Error(`${this.name} exited (${code}) before ${pattern}:\n${this.tail()}`)),
+      );
       look();
     });
   }
@@ -75,7 +80,12 @@ export class SoakProcess {
   exited(timeout: number): Promise<number | null> {
     return Promise.race([
       this.exit,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${this.name} still running after ${timeout} ms:\n${this.tail()}`)), timeout).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`${this.name} still running after ${timeout} ms:\n${this.tail()}`)),
+          timeout,
+        ).unref(),
+      ),
     ]);
   }
 
@@ -83,7 +93,10 @@ export class SoakProcess {
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (!this.running) return;
     this.process.kill(signal);
-    const stopped = await Promise.race([this.exit.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref())]);
+    const stopped = await Promise.race([
+      this.exit.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+    ]);
     if (!stopped) {
       this.process.kill('SIGKILL');
       await this.exit;

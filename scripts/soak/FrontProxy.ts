@@ -1,4 +1,11 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandlerPool } from './HandlerPool.ts';
 
@@ -72,7 +79,12 @@ export class FrontProxy {
       answer = await forward(this.nextPort(), req.method!, path, req.headers, body);
     }
     // The body is whole here: sent with its length, not in the chunks it came in.
-    const { 'transfer-encoding': _chunked, connection: _connection, 'keep-alive': _keepAlive, ...headers } = answer.headers;
+    const {
+      'transfer-encoding': _chunked,
+      connection: _connection,
+      'keep-alive': _keepAlive,
+      ...headers
+    } = answer.headers;
     res.writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) });
     res.end(answer.body);
   }
@@ -88,7 +100,11 @@ export class FrontProxy {
         if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') throw error;
       }
     }
-    return { status: 502, headers: { 'content-type': 'text/plain' }, body: Buffer.from('No token handler instance answers') };
+    return {
+      status: 502,
+      headers: { 'content-type': 'text/plain' },
+      body: Buffer.from('No token handler instance answers'),
+    };
   }
 
   /** The Set-Cookie values of a renewal of the session in `cookie` by one instance (none when it has nothing to say). */
@@ -114,21 +130,34 @@ export function withCookies(cookie: string, setCookie: readonly string[]): strin
     const [pair, ...attributes] = line.split(/;\s*/);
     const name = pair!.slice(0, pair!.indexOf('='));
     const value = pair!.slice(pair!.indexOf('=') + 1);
-    const cleared = value === '' || attributes.some((attribute) => /^max-age=0$/i.test(attribute) || /^expires=thu, 01 jan 1970/i.test(attribute));
+    const cleared =
+      value === '' ||
+      attributes.some((attribute) => /^max-age=0$/i.test(attribute) || /^expires=thu, 01 jan 1970/i.test(attribute));
     if (cleared) jar.delete(name);
     else jar.set(name, value);
   }
   return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 }
 
-function forward(port: number, method: string, path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<Answer> {
+function forward(
+  port: number,
+  method: string,
+  path: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...headers, 'content-length': String(body.length) } }, (answer) => {
-      const parts: Buffer[] = [];
-      answer.on('data', (part: Buffer) => parts.push(part));
-      answer.on('end', () => resolve({ status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(parts) }));
-      answer.on('error', reject);
-    });
+    const request = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: { ...headers, 'content-length': String(body.length) } },
+      (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (part: Buffer) => parts.push(part));
+        answer.on('end', () =>
+          resolve({ status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(parts) }),
+        );
+        answer.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

@@ -70,7 +70,10 @@ export class HandlerPool {
   private readonly turns = new Map<string, Promise<unknown>>();
   private inTurn(instance: HandlerInstance, change: () => Promise<void>): Promise<void> {
     const run = (this.turns.get(instance.name) ?? Promise.resolve()).then(change);
-    this.turns.set(instance.name, run.catch(() => {}));
+    this.turns.set(
+      instance.name,
+      run.catch(() => {}),
+    );
     return run;
   }
 
@@ -84,13 +87,26 @@ export class HandlerPool {
   }
 
   /** Starts the process of instance `name` with `env`. */
-  protected async spawn(name: string, env: HandlerEnv = { ...this.env }): Promise<{ process: SoakProcess; port: number; env: HandlerEnv }> {
+  protected async spawn(
+    name: string,
+    env: HandlerEnv = { ...this.env },
+  ): Promise<{ process: SoakProcess; port: number; env: HandlerEnv }> {
     // Node itself with tsx's loader, not the tsx command: that one runs the script in a child, which a SIGKILL of
     // its PID would leave running.
-    const process = new SoakProcess(`token handler ${name}`, globalThis.process.execPath, ['--import', 'tsx', 'scripts/soak/handlerInstance.ts'], {
-      cwd: ROOT,
-      env: { HANDLER_NAME: name, ...Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)) },
-    });
+    const process = new SoakProcess(
+      `token handler ${name}`,
+      globalThis.process.execPath,
+      ['--import', 'tsx', 'scripts/soak/handlerInstance.ts'],
+      {
+        cwd: ROOT,
+        env: {
+          HANDLER_NAME: name,
+          ...Object.fromEntries(
+            Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+          ),
+        },
+      },
+    );
     process.onLine(/^\[handler\] /, (line) => this.onLine(line.slice('[handler] '.length)));
     const match = await process.waitFor(/listening on port (\d+)/, 30_000);
     return { process, port: Number(match[1]), env };

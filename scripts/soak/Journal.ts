@@ -128,7 +128,14 @@ export class Journal {
   }
 
   startFault(kind: FaultKind, target: string, app?: AppName): FaultRecord {
-    const fault: FaultRecord = { id: this.nextFault++, kind, target, ...(app && { app }), start: this.now(), end: Number.NaN };
+    const fault: FaultRecord = {
+      id: this.nextFault++,
+      kind,
+      target,
+      ...(app && { app }),
+      start: this.now(),
+      end: Number.NaN,
+    };
     this.faults.push(fault);
     this.note('fault', `${kind} ${target} starts`, undefined, app);
     return fault;
@@ -137,11 +144,17 @@ export class Journal {
   endFault(fault: FaultRecord, note?: string): void {
     fault.end = this.now();
     if (note) fault.note = note;
-    this.note('fault', `${fault.kind} ${fault.target} ends after ${((fault.end - fault.start) / 1000).toFixed(1)} s${note ? ` (${note})` : ''}`, undefined, fault.app);
+    this.note(
+      'fault',
+      `${fault.kind} ${fault.target} ends after ${((fault.end - fault.start) / 1000).toFixed(1)} s${note ? ` (${note})` : ''}`,
+      undefined,
+      fault.app,
+    );
   }
 
   note(kind: string, text: string, tab?: string, app?: AppName, t = this.now()): void {
     this.notes.push({ t, kind, text, ...(tab && { tab }), ...(app && { app }) });
-    if (process.env['SOAK_VERBOSE']) console.log(`${(t / 1000).toFixed(1).padStart(7)} s  ${tab ?? app ?? ''} ${kind}: ${text}`);
+    if (process.env['SOAK_VERBOSE'])
+      console.log(`${(t / 1000).toFixed(1).padStart(7)} s  ${tab ?? app ?? ''} ${kind}: ${text}`);
   }
 }

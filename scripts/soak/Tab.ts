@@ -30,7 +30,9 @@ export class Tab {
     this.page = await this.context.newPage();
     this.pages.set(this.page, this);
     // tsx names functions with a helper (`__name`) that the page does not have.
-    await this.page.addInitScript({ content: `globalThis.__name ??= (f) => f;\n(${pageProbe.toString()})(${JSON.stringify(this.probe)});` });
+    await this.page.addInitScript({
+      content: `globalThis.__name ??= (f) => f;\n(${pageProbe.toString()})(${JSON.stringify(this.probe)});`,
+    });
     this.page.on('load', () => (this.loads += 1));
     this.cdp = await this.context.newCDPSession(this.page);
     await this.cdp.send('Network.enable');
@@ -47,7 +49,10 @@ export class Tab {
   /** Resolves once the page shows a user or the sign-in form. */
   async settled(timeout = 20_000): Promise<void> {
     await this.page.waitForFunction(
-      (status) => /^(Signed in as|Signed out)/.test(document.querySelector(`[data-testid="${status}"]`)?.textContent?.trim() ?? ''),
+      (status) =>
+        /^(Signed in as|Signed out)/.test(
+          document.querySelector(`[data-testid="${status}"]`)?.textContent?.trim() ?? '',
+        ),
       this.probe.status,
       { timeout },
     );
@@ -94,7 +99,12 @@ export class Tab {
 
   /** Takes this tab alone off the network (CDP emulation: `navigator.onLine` and its events follow), or back. */
   async setOffline(offline: boolean): Promise<void> {
-    await this.cdp.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await this.cdp.send('Network.emulateNetworkConditions', {
+      offline,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
   }
 
   /**
@@ -115,7 +125,13 @@ export class Tab {
     if (this.closed || this.frozen) return undefined;
     const cdp = this.cdp;
     const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 15_000).unref());
-    return Promise.race([takeHeapSnapshot(cdp).then(({ snapshot }) => jsObjectBytes(snapshot), () => undefined), timeout]);
+    return Promise.race([
+      takeHeapSnapshot(cdp).then(
+        ({ snapshot }) => jsObjectBytes(snapshot),
+        () => undefined,
+      ),
+      timeout,
+    ]);
   }
 }
 

@@ -34,12 +34,15 @@ const SETTLE_LIMIT = 30_000;
 const SAME_USER_LIMIT = 2000;
 const REFRESH_LIMIT = 1.25;
 /** Network errors a fault causes, as Chromium writes them to the console. */
-const NETWORK_ERROR = /Failed to load resource|net::ERR_|Failed to fetch|NetworkError|WebSocket connection to .* failed/;
+const NETWORK_ERROR =
+  /Failed to load resource|net::ERR_|Failed to fetch|NetworkError|WebSocket connection to .* failed/;
 
 /** The faults whose windows excuse what happens in `app`: its own tabs' faults, and the system's that it goes through. */
 export function faultsOf(journal: Journal, app: AppName | undefined): FaultRecord[] {
   return journal.faults.filter(
-    (fault) => fault.app === app || (fault.app === undefined && (fault.kind.startsWith('api-') || app === 'nextjs' || app === undefined)),
+    (fault) =>
+      fault.app === app ||
+      (fault.app === undefined && (fault.kind.startsWith('api-') || app === 'nextjs' || app === undefined)),
   );
 }
 
@@ -51,7 +54,11 @@ export const HANDLER_CLAIM = 11_000;
 
 // A killed handler's window reaches as far as its claim: what follows from the kill, within that bound, is its own.
 const endOf = (fault: FaultRecord) =>
-  Number.isNaN(fault.end) ? Number.POSITIVE_INFINITY : fault.kind === 'handler-restart' ? Math.max(fault.end, fault.start + HANDLER_CLAIM) : fault.end;
+  Number.isNaN(fault.end)
+    ? Number.POSITIVE_INFINITY
+    : fault.kind === 'handler-restart'
+      ? Math.max(fault.end, fault.start + HANDLER_CLAIM)
+      : fault.end;
 
 /** Whether [start, end] meets a window [fault.start, fault.end + after]. */
 function meets(start: number, end: number, faults: readonly FaultRecord[], after = GRACE): boolean {
@@ -68,7 +75,15 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   const apps = ['nextjs', 'vite-spa'] as const;
 
   const reuse = facts.reuse.reduce((sum, each) => sum + each.count, 0);
-  result('reuse', '0 refresh-token reuse detections', `${reuse} reuse detections`, facts.reuse.map((each) => ({ t: each.t, text: `the API saw ${each.count} refresh token(s) spent twice and revoked the session` })));
+  result(
+    'reuse',
+    '0 refresh-token reuse detections',
+    `${reuse} reuse detections`,
+    facts.reuse.map((each) => ({
+      t: each.t,
+      text: `the API saw ${each.count} refresh token(s) spent twice and revoked the session`,
+    })),
+  );
 
   // A screen that went from a user to the sign-in form, with no sign-out by the person (in any tab of the app) then.
   const signOuts: Violation[] = [];
@@ -76,31 +91,55 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   for (const { tab, app } of journal.tabs) {
     // A handler instance killed mid-rotation may have let the API spend the token with no one to take the answer:
     // the contract has no way back, and the handler ends the session as lost rather than send the token again.
-    const personal = faultsOf(journal, app).filter((fault) => (fault.app === app && (fault.kind === 'sign-out-in' || fault.kind === 'switch-user')) || fault.kind === 'handler-restart');
+    const personal = faultsOf(journal, app).filter(
+      (fault) =>
+        (fault.app === app && (fault.kind === 'sign-out-in' || fault.kind === 'switch-user')) ||
+        fault.kind === 'handler-restart',
+    );
     // A tab frozen through a person's sign-out follows it when it thaws: its window reaches the thaw.
     const thaws = journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === tab);
     for (const fault of [...personal]) {
-      for (const thaw of thaws.filter((each) => each.start <= endOf(fault) && endOf(each) >= fault.start)) personal.push({ ...fault, end: endOf(thaw) });
+      for (const thaw of thaws.filter((each) => each.start <= endOf(fault) && endOf(each) >= fault.start))
+        personal.push({ ...fault, end: endOf(thaw) });
     }
     let last: string | undefined;
     for (const screen of journal.screens.filter((each) => each.tab === tab)) {
       if (screen.screen === 'loading') continue;
       if (screen.screen === 'signed-out' && last?.includes('@')) {
         signOutsSeen += 1;
-        if (!meets(screen.t, screen.t, personal)) signOuts.push({ t: screen.t, tab, app, text: `signed out (it showed ${last}) with no sign-out by the person` });
+        if (!meets(screen.t, screen.t, personal))
+          signOuts.push({
+            t: screen.t,
+            tab,
+            app,
+            text: `signed out (it showed ${last}) with no sign-out by the person`,
+          });
       }
       last = screen.screen;
     }
   }
   const workerLogins = journal.sessions.filter((each) => each.app === 'worker' && each.kind === 'login');
-  for (const login of workerLogins.slice(1)) signOuts.push({ t: login.t, tab: 'worker', app: 'worker', text: 'the worker had to log in again: its session was lost' });
-  result('no-lost-session', '0 sign-outs that no fault or user action caused', `${signOutsSeen} sign-outs seen in tabs, ${workerLogins.length} worker login(s)`, signOuts);
+  for (const login of workerLogins.slice(1))
+    signOuts.push({
+      t: login.t,
+      tab: 'worker',
+      app: 'worker',
+      text: 'the worker had to log in again: its session was lost',
+    });
+  result(
+    'no-lost-session',
+    '0 sign-outs that no fault or user action caused',
+    `${signOutsSeen} sign-outs seen in tabs, ${workerLogins.length} worker login(s)`,
+    signOuts,
+  );
 
   // Every tab of an app shows the same user (or the sign-in form) within 2 s of a change.
   const disagreements: Violation[] = [];
   for (const app of apps) {
     const tabs = journal.tabs.filter((each) => each.app === app).map((each) => each.tab);
-    const away = journal.faults.filter((fault) => fault.app === app && (fault.kind.startsWith('frozen') || fault.kind === 'close-reopen'));
+    const away = journal.faults.filter(
+      (fault) => fault.app === app && (fault.kind.startsWith('frozen') || fault.kind === 'close-reopen'),
+    );
     let since: number | undefined;
     let reported = false;
     for (let t = 0; t <= facts.durationMs; t += 250) {
@@ -118,11 +157,20 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
       since ??= t;
       if (!reported && t - since > SAME_USER_LIMIT) {
         reported = true;
-        disagreements.push({ t: since, app, text: `tabs disagree for over 2 s: ${[...shown].map(([tab, screen]) => `${tab} shows ${screen}`).join(', ')}` });
+        disagreements.push({
+          t: since,
+          app,
+          text: `tabs disagree for over 2 s: ${[...shown].map(([tab, screen]) => `${tab} shows ${screen}`).join(', ')}`,
+        });
       }
     }
   }
-  result('same-user', 'every tab of an app shows the same user within 2 s of a change', 'screens sampled every 250 ms', disagreements);
+  result(
+    'same-user',
+    'every tab of an app shows the same user within 2 s of a change',
+    'screens sampled every 250 ms',
+    disagreements,
+  );
 
   const settled = journal.operations.filter((op) => op.ok !== undefined);
   const failed = settled.filter((op) => !op.ok);
@@ -131,52 +179,106 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
     'no-failed-operation',
     '0 operations failed outside a fault window (+2 s)',
     `${settled.length} operations settled, ${failed.length} failed, ${failed.length - unexcused.length} of them in fault windows`,
-    unexcused.map((op) => ({ t: op.end!, tab: op.tab, app: op.app, text: `operation failed after ${((op.end! - op.start) / 1000).toFixed(1)} s: ${op.error}` })),
+    unexcused.map((op) => ({
+      t: op.end!,
+      tab: op.tab,
+      app: op.app,
+      text: `operation failed after ${((op.end! - op.start) / 1000).toFixed(1)} s: ${op.error}`,
+    })),
   );
 
   const slow: Violation[] = [];
-  const ownFreeze = (op: OperationRecord) => journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === op.tab);
+  const ownFreeze = (op: OperationRecord) =>
+    journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === op.tab);
   for (const op of journal.operations) {
     const end = op.end ?? (op.error ? undefined : facts.durationMs);
     if (end === undefined || end - op.start <= SETTLE_LIMIT || meets(op.start, end, ownFreeze(op), 0)) continue;
-    slow.push({ t: op.start, tab: op.tab, app: op.app, text: op.end === undefined ? 'operation never settled' : `operation took ${((op.end - op.start) / 1000).toFixed(1)} s` });
+    slow.push({
+      t: op.start,
+      tab: op.tab,
+      app: op.app,
+      text:
+        op.end === undefined
+          ? 'operation never settled'
+          : `operation took ${((op.end - op.start) / 1000).toFixed(1)} s`,
+    });
   }
-  const longest = Math.max(0, ...settled.filter((op) => !meets(op.start, op.end!, ownFreeze(op), 0)).map((op) => op.end! - op.start));
-  result('settles', 'every operation settles within 30 s', `the longest took ${(longest / 1000).toFixed(1)} s (its tab not frozen)`, slow);
+  const longest = Math.max(
+    0,
+    ...settled.filter((op) => !meets(op.start, op.end!, ownFreeze(op), 0)).map((op) => op.end! - op.start),
+  );
+  result(
+    'settles',
+    'every operation settles within 30 s',
+    `the longest took ${(longest / 1000).toFixed(1)} s (its tab not frozen)`,
+    slow,
+  );
 
-  result('refresh-rate', `at most ${REFRESH_LIMIT} refreshes per session per access-token lifetime outside fault windows`, ...refreshRate(journal, facts));
+  result(
+    'refresh-rate',
+    `at most ${REFRESH_LIMIT} refreshes per session per access-token lifetime outside fault windows`,
+    ...refreshRate(journal, facts),
+  );
 
-  const crossed = journal.operations.filter((op) => op.app !== 'worker' && op.user && op.screen?.includes('@') && op.user !== op.screen);
+  const crossed = journal.operations.filter(
+    (op) => op.app !== 'worker' && op.user && op.screen?.includes('@') && op.user !== op.screen,
+  );
   // A subscription event on the screen of another user; on a screen between users ('loading', 'signed-out')
   // only when that screen did not change within 2 s of it.
   const crossedTicks = journal.ticks.filter(
     (tick) =>
       tick.email !== tick.screen &&
-      (tick.screen.includes('@') || !journal.screens.some((screen) => screen.tab === tick.tab && Math.abs(screen.t - tick.t) <= GRACE)),
+      (tick.screen.includes('@') ||
+        !journal.screens.some((screen) => screen.tab === tick.tab && Math.abs(screen.t - tick.t) <= GRACE)),
   );
   result(
     'no-crossed-data',
     "no answer or subscription event for one user on another user's screen",
     `${journal.operations.filter((op) => op.user).length} answers and ${journal.ticks.length} subscription events (${tickGaps(journal)}) compared with the screen they arrived on`,
     [
-      ...crossed.map((op) => ({ t: op.end!, tab: op.tab, app: op.app, text: `an answer for ${op.user} arrived while the tab showed ${op.screen}` })),
-      ...crossedTicks.map((tick) => ({ t: tick.t, tab: tick.tab, app: tick.app, text: `ticker event ${tick.n} for ${tick.email} shown while the tab showed ${tick.screen}` })),
+      ...crossed.map((op) => ({
+        t: op.end!,
+        tab: op.tab,
+        app: op.app,
+        text: `an answer for ${op.user} arrived while the tab showed ${op.screen}`,
+      })),
+      ...crossedTicks.map((tick) => ({
+        t: tick.t,
+        tab: tick.tab,
+        app: tick.app,
+        text: `ticker event ${tick.n} for ${tick.email} shown while the tab showed ${tick.screen}`,
+      })),
     ].sort((a, b) => a.t - b.t),
   );
 
-  result('subscription-live', 'the ticker subscription has an event within 30 s of every fault-free moment signed in', ...tickerLiveness(journal, facts));
+  result(
+    'subscription-live',
+    'the ticker subscription has an event within 30 s of every fault-free moment signed in',
+    ...tickerLiveness(journal, facts),
+  );
 
-  result('mutation-once', 'every mutation the clients saw succeed ran once on the API, none ran twice', ...mutationRuns(journal, facts));
+  result(
+    'mutation-once',
+    'every mutation the clients saw succeed ran once on the API, none ran twice',
+    ...mutationRuns(journal, facts),
+  );
 
   const errors = journal.notes.filter((note) => note.kind === 'page-error' || note.kind === 'console-error');
   const unexplained = errors.filter(
-    (note) => note.kind === 'page-error' || !(NETWORK_ERROR.test(note.text) && meets(note.t, note.t, faultsOf(journal, note.app))),
+    (note) =>
+      note.kind === 'page-error' ||
+      !(NETWORK_ERROR.test(note.text) && meets(note.t, note.t, faultsOf(journal, note.app))),
   );
   result(
     'no-errors',
     "0 page errors, no console errors beyond the faults' network errors",
     `${errors.length} console and page errors, ${errors.length - unexplained.length} of them network errors in fault windows`,
-    unexplained.map((note) => ({ t: note.t, tab: note.tab, app: note.app, text: `${note.kind}: ${note.text.slice(0, 300)}` })),
+    unexplained.map((note) => ({
+      t: note.t,
+      tab: note.tab,
+      app: note.app,
+      text: `${note.kind}: ${note.text.slice(0, 300)}`,
+    })),
   );
 
   result('heap', "no tab's JS objects grow across the run (heap snapshots)", ...heapTrend(journal));
@@ -196,12 +298,27 @@ function mutationRuns(journal: Journal, facts: RunFacts): [string, Violation[]] 
   for (const op of mutations) {
     const count = journal.runs.get(op.name!) ?? 0;
     runs += count;
-    if (count > 1) violations.push({ t: op.start, tab: op.tab, app: op.app, text: `mutation "${op.name}" ran ${count} times on the API (its client saw it ${op.ok ? 'succeed' : `fail: ${op.error}`})` });
-    else if (op.ok && count === 0) violations.push({ t: op.end!, tab: op.tab, app: op.app, text: `mutation "${op.name}" succeeded in its client, and the API never ran it` });
+    if (count > 1)
+      violations.push({
+        t: op.start,
+        tab: op.tab,
+        app: op.app,
+        text: `mutation "${op.name}" ran ${count} times on the API (its client saw it ${op.ok ? 'succeed' : `fail: ${op.error}`})`,
+      });
+    else if (op.ok && count === 0)
+      violations.push({
+        t: op.end!,
+        tab: op.tab,
+        app: op.app,
+        text: `mutation "${op.name}" succeeded in its client, and the API never ran it`,
+      });
   }
   const total = [...journal.runs.values()].reduce((sum, each) => sum + each, 0);
   if (facts.renames !== undefined && facts.renames !== total) {
-    violations.push({ t: facts.durationMs, text: `the API ran ${facts.renames} mutations, its front saw ${total} answers of one` });
+    violations.push({
+      t: facts.durationMs,
+      text: `the API ran ${facts.renames} mutations, its front saw ${total} answers of one`,
+    });
   }
   const unknown = mutations.filter((op) => !op.ok);
   return [
@@ -235,12 +352,20 @@ function tickerLiveness(journal: Journal, facts: RunFacts): [string, Violation[]
       if (due > SETTLE_LIMIT && !reported) {
         reported = true;
         const last = ticks[next - 1]!;
-        violations.push({ t: last.t, tab, app, text: `no ticker event for over 30 s of signed-in time with no fault, after event ${last.n} at ${(last.t / 1000).toFixed(1)} s` });
+        violations.push({
+          t: last.t,
+          tab,
+          app,
+          text: `no ticker event for over 30 s of signed-in time with no fault, after event ${last.n} at ${(last.t / 1000).toFixed(1)} s`,
+        });
       }
     }
     waits.push(`${tab}: ${(longest / 1000).toFixed(1)} s`);
   }
-  return [`the longest fault-free signed-in wait for an event: ${waits.join(', ') || 'no tab showed the ticker'}`, violations];
+  return [
+    `the longest fault-free signed-in wait for an event: ${waits.join(', ') || 'no tab showed the ticker'}`,
+    violations,
+  ];
 }
 
 /** The ticker tabs' events: how many, and the longest wait between two in a page load. */
@@ -271,19 +396,30 @@ function refreshRate(journal: Journal, facts: RunFacts): [string, Violation[]] {
     const app = records[0]!.app;
     const faults = faultsOf(journal, app);
     const from = records[0]!.t;
-    const ended = journal.sessions.find((each) => each.t > from && each.app === app && each.kind === 'login' && each.sid !== sid);
+    const ended = journal.sessions.find(
+      (each) => each.t > from && each.app === app && each.kind === 'login' && each.sid !== sid,
+    );
     const to = Math.min(ended?.t ?? facts.durationMs, facts.durationMs);
     let quiet = 0;
     for (let t = from; t < to; t += 100) if (!meets(t, t, faults, facts.accessTokenTtlMs)) quiet += 100;
-    const refreshes = records.filter((each) => each.kind === 'refresh' && !meets(each.t, each.t, faults, facts.accessTokenTtlMs)).length;
+    const refreshes = records.filter(
+      (each) => each.kind === 'refresh' && !meets(each.t, each.t, faults, facts.accessTokenTtlMs),
+    ).length;
     if (quiet < 2 * facts.accessTokenTtlMs) continue;
     const lifetimes = quiet / facts.accessTokenTtlMs;
     rates.push(`${app} ${sid.slice(0, 6)}: ${refreshes} in ${lifetimes.toFixed(1)} lifetimes`);
     if (refreshes > REFRESH_LIMIT * lifetimes + 1) {
-      violations.push({ t: from, app, text: `session ${sid.slice(0, 8)} (${app}, ${records[0]!.user}) refreshed ${refreshes} times in ${lifetimes.toFixed(1)} quiet access-token lifetimes` });
+      violations.push({
+        t: from,
+        app,
+        text: `session ${sid.slice(0, 8)} (${app}, ${records[0]!.user}) refreshed ${refreshes} times in ${lifetimes.toFixed(1)} quiet access-token lifetimes`,
+      });
     }
   }
-  return [`${journal.sessions.filter((each) => each.kind === 'refresh').length} refreshes in ${sids.length} sessions; quiet rates: ${rates.join('; ') || 'none long enough'}`, violations];
+  return [
+    `${journal.sessions.filter((each) => each.kind === 'refresh').length} refreshes in ${sids.length} sessions; quiet rates: ${rates.join('; ') || 'none long enough'}`,
+    violations,
+  ];
 }
 
 /**
@@ -302,12 +438,18 @@ function heapTrend(journal: Journal): [string, Violation[]] {
       const n = points.length;
       const mx = points.reduce((sum, [t]) => sum + t, 0) / n;
       const my = points.reduce((sum, [, bytes]) => sum + bytes, 0) / n;
-      const slope = points.reduce((sum, [t, bytes]) => sum + (t - mx) * (bytes - my), 0) / points.reduce((sum, [t]) => sum + (t - mx) ** 2, 0);
+      const slope =
+        points.reduce((sum, [t, bytes]) => sum + (t - mx) * (bytes - my), 0) /
+        points.reduce((sum, [t]) => sum + (t - mx) ** 2, 0);
       const span = points.at(-1)![0] - points[0]![0];
       const growth = slope * span;
-      slopes.push(`${tab}: ${(slope * 60_000 / 1024).toFixed(0)} KB/min`);
+      slopes.push(`${tab}: ${((slope * 60_000) / 1024).toFixed(0)} KB/min`);
       if (growth > Math.max(2 * 1024 * 1024, points[0]![1] / 4)) {
-        violations.push({ t: points[0]![0], tab, text: `heap grew ${(growth / 1024 / 1024).toFixed(1)} MB over ${(span / 60_000).toFixed(1)} min (${(points[0]![1] / 1024 / 1024).toFixed(1)} MB at first)` });
+        violations.push({
+          t: points[0]![0],
+          tab,
+          text: `heap grew ${(growth / 1024 / 1024).toFixed(1)} MB over ${(span / 60_000).toFixed(1)} min (${(points[0]![1] / 1024 / 1024).toFixed(1)} MB at first)`,
+        });
       }
     }
   }
@@ -320,5 +462,8 @@ function around(journal: Journal, violation: Violation): string[] {
     .filter((note) => note.t >= violation.t - 5000 && note.t <= violation.t + 2000)
     .filter((note) => !violation.app || !note.app || note.app === violation.app)
     .slice(-25)
-    .map((note) => `${(note.t / 1000).toFixed(1)} s ${note.tab ?? note.app ?? ''} ${note.kind}: ${note.text.slice(0, 200)}`);
+    .map(
+      (note) =>
+        `${(note.t / 1000).toFixed(1)} s ${note.tab ?? note.app ?? ''} ${note.kind}: ${note.text.slice(0, 200)}`,
+    );
 }

@@ -11,7 +11,9 @@ const exampleDir = (name: string) => fileURLToPath(new URL(`../../examples/${nam
 function exampleBin(name: string, bin: string): string {
   const path = `${exampleDir(name)}/node_modules/.bin/${bin}`;
   if (!existsSync(path)) {
-    throw new Error(`examples/${name} is not installed: run \`npm run build && npm run examples:install\` at the root first.`);
+    throw new Error(
+      `examples/${name} is not installed: run \`npm run build && npm run examples:install\` at the root first.`,
+    );
   }
   return path;
 }
@@ -19,11 +21,19 @@ function exampleBin(name: string, bin: string): string {
 /** examples/vite-spa built (its own tsc and vite) for the API at `graphqlUrl`, served by `vite preview`. */
 export async function startViteSpa(graphqlUrl: string): Promise<{ process: SoakProcess; origin: string }> {
   const vite = exampleBin('vite-spa', 'vite');
-  const build = new SoakProcess('vite-spa build', 'npm', ['run', '--silent', 'build'], { cwd: exampleDir('vite-spa'), env: { VITE_GRAPHQL_URL: graphqlUrl } });
+  const build = new SoakProcess('vite-spa build', 'npm', ['run', '--silent', 'build'], {
+    cwd: exampleDir('vite-spa'),
+    env: { VITE_GRAPHQL_URL: graphqlUrl },
+  });
   const code = await build.exited(180_000);
   if (code !== 0) throw new Error(`examples/vite-spa did not build (${code}):\n${build.tail()}`);
   const port = await freePort();
-  const preview = new SoakProcess('vite preview', vite, ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: exampleDir('vite-spa') });
+  const preview = new SoakProcess(
+    'vite preview',
+    vite,
+    ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    { cwd: exampleDir('vite-spa') },
+  );
   await preview.waitFor(/Local:/, 30_000);
   return { process: preview, origin: `http://127.0.0.1:${port}` };
 }
@@ -55,10 +65,19 @@ export function builtNextjsWsPort(): number | undefined {
  * `reuseBuild`, an earlier build for the same `wsUrl` is kept: the API's URL and the secret are read when it
  * starts, not when it is built.
  */
-export async function startNextjs(options: { graphqlUrl: string; wsUrl: string; secrets: SecretRing; redisUrl: string; reuseBuild: boolean }): Promise<{ process: SoakProcess; port: number }> {
+export async function startNextjs(options: {
+  graphqlUrl: string;
+  wsUrl: string;
+  secrets: SecretRing;
+  redisUrl: string;
+  reuseBuild: boolean;
+}): Promise<{ process: SoakProcess; port: number }> {
   const next = exampleBin('nextjs', 'next');
   const dir = exampleDir('nextjs');
-  const built = existsSync(`${dir}/.next/BUILD_ID`) && existsSync(nextjsWsUrlFile()) && readFileSync(nextjsWsUrlFile(), 'utf8').trim() === options.wsUrl;
+  const built =
+    existsSync(`${dir}/.next/BUILD_ID`) &&
+    existsSync(nextjsWsUrlFile()) &&
+    readFileSync(nextjsWsUrlFile(), 'utf8').trim() === options.wsUrl;
   if (!(options.reuseBuild && built)) {
     await rm(`${dir}/.next`, { recursive: true, force: true });
     const env = { NEXT_TELEMETRY_DISABLED: '1', NEXT_PUBLIC_GRAPHQL_WS_URL: options.wsUrl };
@@ -75,18 +94,27 @@ export async function startNextjs(options: { graphqlUrl: string; wsUrl: string; 
  * cookie with `getServerSession`, and seals it again when it renews: it needs the ring as the handler does) and
  * the handlers' Redis: it can renew a session too, so it shares their rotation cache, as every instance must.
  */
-export async function startNextServer(graphqlUrl: string, secrets: SecretRing, redisUrl: string): Promise<{ process: SoakProcess; port: number }> {
+export async function startNextServer(
+  graphqlUrl: string,
+  secrets: SecretRing,
+  redisUrl: string,
+): Promise<{ process: SoakProcess; port: number }> {
   const port = await freePort();
-  const server = new SoakProcess('next start', exampleBin('nextjs', 'next'), ['start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: exampleDir('nextjs'),
-    env: {
-      NEXT_TELEMETRY_DISABLED: '1',
-      GRAPHQL_URL: graphqlUrl,
-      REDIS_URL: redisUrl,
-      TOKEN_HANDLER_SECRET: secrets.secret,
-      ...(secrets.old && { TOKEN_HANDLER_SECRET_OLD: secrets.old }),
+  const server = new SoakProcess(
+    'next start',
+    exampleBin('nextjs', 'next'),
+    ['start', '-H', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: exampleDir('nextjs'),
+      env: {
+        NEXT_TELEMETRY_DISABLED: '1',
+        GRAPHQL_URL: graphqlUrl,
+        REDIS_URL: redisUrl,
+        TOKEN_HANDLER_SECRET: secrets.secret,
+        ...(secrets.old && { TOKEN_HANDLER_SECRET_OLD: secrets.old }),
+      },
     },
-  });
+  );
   await server.waitFor(/Ready in|started server/i, 60_000);
   return { process: server, port };
 }

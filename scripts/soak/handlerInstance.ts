@@ -18,16 +18,24 @@ const logged: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   if (!/\brefreshToken\s*\(/.test(sent.query ?? '')) return response;
   const text = await response.clone().text();
-  const answer = JSON.parse(text || '{}') as { data?: { refreshToken?: { refreshToken?: string } }; errors?: Array<{ message?: string }> };
+  const answer = JSON.parse(text || '{}') as {
+    data?: { refreshToken?: { refreshToken?: string } };
+    errors?: Array<{ message?: string }>;
+  };
   const issued = answer.data?.refreshToken?.refreshToken;
-  console.log(`[handler] ${name} refreshed ${tail(sent.variables?.token)}: ${issued ? `issued ${tail(issued)}` : `refused: ${answer.errors?.[0]?.message ?? response.status}`}`);
+  console.log(
+    `[handler] ${name} refreshed ${tail(sent.variables?.token)}: ${issued ? `issued ${tail(issued)}` : `refused: ${answer.errors?.[0]?.message ?? response.status}`}`,
+  );
   return response;
 };
 const handler = createTokenHandler({
   uri: process.env['GRAPHQL_URL']!,
   fetch: logged,
   onError: (error) => console.log(`[handler] ${name} error: ${error.message}`),
-  secret: [process.env['TOKEN_HANDLER_SECRET']!, ...(process.env['TOKEN_HANDLER_SECRET_OLD'] ? [process.env['TOKEN_HANDLER_SECRET_OLD']] : [])],
+  secret: [
+    process.env['TOKEN_HANDLER_SECRET']!,
+    ...(process.env['TOKEN_HANDLER_SECRET_OLD'] ? [process.env['TOKEN_HANDLER_SECRET_OLD']] : []),
+  ],
   cache: createRedisRotationCache(redis),
 });
 const routes = toNodeHandler(handler);

@@ -26,7 +26,10 @@ const option = (name: string, fallback: string) => {
 
 /** Count and self size per class of node (`object:Map`, `closure:look`, `string`, …), and the ids of its nodes. */
 function census(snap: Snapshot) {
-  const { node_fields: nf, node_types: [types] } = snap.snapshot.meta;
+  const {
+    node_fields: nf,
+    node_types: [types],
+  } = snap.snapshot.meta;
   const width = nf.length;
   const [TYPE, NAME, ID, SIZE] = ['type', 'name', 'id', 'self_size'].map((field) => nf.indexOf(field));
   const classes = new Map<string, { count: number; size: number; ids: Set<number> }>();
@@ -48,11 +51,25 @@ function census(snap: Snapshot) {
  * strong edges), as DevTools' first retainer usually is.
  */
 function retainingPaths(snap: Snapshot, ids: number[], limit = 3): string[] {
-  const { node_fields: nf, node_types: [types], edge_fields: ef, edge_types: [edgeTypes] } = snap.snapshot.meta;
+  const {
+    node_fields: nf,
+    node_types: [types],
+    edge_fields: ef,
+    edge_types: [edgeTypes],
+  } = snap.snapshot.meta;
   const width = nf.length;
   const ew = ef.length;
-  const [TYPE, NAME, ID, EDGES] = ['type', 'name', 'id', 'edge_count'].map((field) => nf.indexOf(field)) as [number, number, number, number];
-  const [ETYPE, ENAME, ETO] = ['type', 'name_or_index', 'to_node'].map((field) => ef.indexOf(field)) as [number, number, number];
+  const [TYPE, NAME, ID, EDGES] = ['type', 'name', 'id', 'edge_count'].map((field) => nf.indexOf(field)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [ETYPE, ENAME, ETO] = ['type', 'name_or_index', 'to_node'].map((field) => ef.indexOf(field)) as [
+    number,
+    number,
+    number,
+  ];
   const count = snap.nodes.length / width;
   const firstEdge = new Uint32Array(count + 1);
   for (let n = 0, e = 0; n < count; n++) {
@@ -80,7 +97,8 @@ function retainingPaths(snap: Snapshot, ids: number[], limit = 3): string[] {
   }
   const byId = new Map<number, number>();
   for (let n = 0; n < count; n++) byId.set(snap.nodes[n * width + ID]!, n);
-  const label = (n: number) => `${types[snap.nodes[n * width + TYPE]!]}:${snap.strings[snap.nodes[n * width + NAME]!]!.slice(0, 50)}`;
+  const label = (n: number) =>
+    `${types[snap.nodes[n * width + TYPE]!]}:${snap.strings[snap.nodes[n * width + NAME]!]!.slice(0, 50)}`;
   const paths: string[] = [];
   for (const id of ids.slice(0, limit)) {
     let n = byId.get(id);
@@ -108,10 +126,15 @@ function compare(before: Snapshot, after: Snapshot, minutes: number) {
     return { key, count: entry.count - old.count, size: entry.size - old.size, fresh };
   });
   const total = (c: typeof a) => [...c.values()].reduce((sum, each) => sum + each.size, 0);
-  console.log(`snapshot self size ${(total(a) / 1e6).toFixed(2)} MB -> ${(total(b) / 1e6).toFixed(2)} MB over ${minutes.toFixed(1)} min`);
+  console.log(
+    `snapshot self size ${(total(a) / 1e6).toFixed(2)} MB -> ${(total(b) / 1e6).toFixed(2)} MB over ${minutes.toFixed(1)} min`,
+  );
   console.log('top growers (self size delta, count delta, new objects since the first snapshot):');
   const top = rows.sort((x, y) => y.size - x.size).slice(0, 30);
-  for (const row of top) console.log(`  ${(row.size / 1024).toFixed(1).padStart(9)} KB  ${String(row.count).padStart(7)}  ${String(row.fresh.length).padStart(7)} new  ${row.key}`);
+  for (const row of top)
+    console.log(
+      `  ${(row.size / 1024).toFixed(1).padStart(9)} KB  ${String(row.count).padStart(7)}  ${String(row.fresh.length).padStart(7)} new  ${row.key}`,
+    );
   const wanted = option('paths', '');
   for (const row of wanted ? rows.filter((each) => each.key === wanted) : top.slice(0, 6)) {
     if (row.fresh.length === 0) continue;
@@ -130,10 +153,14 @@ async function takeSnapshot(cdp: CDPSession, file: string): Promise<Snapshot> {
 
 /** The soak's workload without its reports: a `me` query every 1 to 3 s while signed in. */
 function bareWorkload(config: { query: unknown }) {
-  const w = window as unknown as { auth?: { getState(): { status: string } }; client?: { query(options: unknown): Promise<unknown> } };
+  const w = window as unknown as {
+    auth?: { getState(): { status: string } };
+    client?: { query(options: unknown): Promise<unknown> };
+  };
   const loop = async () => {
     await new Promise((resolve) => setTimeout(resolve, 1000 + Math.random() * 2000));
-    if (w.client && w.auth?.getState().status === 'authenticated') await w.client.query({ query: config.query, fetchPolicy: 'network-only' }).catch(() => {});
+    if (w.client && w.auth?.getState().status === 'authenticated')
+      await w.client.query({ query: config.query, fetchPolicy: 'network-only' }).catch(() => {});
     void loop();
   };
   void loop();
@@ -154,9 +181,19 @@ async function cycleFaults(page: Page, cdp: CDPSession) {
   await cdp.send('Page.setWebLifecycleState', { state: 'active' });
   frozen = false;
   await pause(5000);
-  await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: true,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
   await pause(12_000);
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
   await pause(5000);
   for (const hidden of [true, false]) {
     await page.evaluate(visibilityScript(hidden));
@@ -175,7 +212,11 @@ async function cycleFaults(page: Page, cdp: CDPSession) {
 
 if (flag('compare')) {
   const [first, second] = argv.slice(argv.indexOf('--compare') + 1);
-  compare(JSON.parse(readFileSync(first!, 'utf8')), JSON.parse(readFileSync(second!, 'utf8')), Number(option('minutes', '0')));
+  compare(
+    JSON.parse(readFileSync(first!, 'utf8')),
+    JSON.parse(readFileSync(second!, 'utf8')),
+    Number(option('minutes', '0')),
+  );
   process.exit(0);
 }
 
@@ -202,16 +243,25 @@ try {
   if (probe === 'soak') await context.exposeBinding('__soakReport', () => void (reports += 1));
   if (flag('console')) context.on('console', () => {});
   const url = `${spa.origin}/?${store === 'broadcast' ? 'store=broadcast&' : ''}console`;
-  log(`store ${store}, ${tabs} tab(s), probe ${probe}, Network.enable ${flag('network')}, console listener ${flag('console')}`);
+  log(
+    `store ${store}, ${tabs} tab(s), probe ${probe}, Network.enable ${flag('network')}, console listener ${flag('console')}`,
+  );
   const pages: Array<{ page: Page; cdp: CDPSession }> = [];
   for (let index = 1; index <= tabs; index++) {
     const page = await context.newPage();
-    const init = probe === 'soak' ? `(${pageProbe.toString()})(${JSON.stringify({ seed: index, status: 'status', query })})` : `(${bareWorkload.toString()})(${JSON.stringify({ query })})`;
+    const init =
+      probe === 'soak'
+        ? `(${pageProbe.toString()})(${JSON.stringify({ seed: index, status: 'status', query })})`
+        : `(${bareWorkload.toString()})(${JSON.stringify({ query })})`;
     await page.addInitScript({ content: `globalThis.__name ??= (f) => f;\n${init};` });
     const cdp = await context.newCDPSession(page);
     if (flag('network')) await cdp.send('Network.enable');
     await page.goto(url);
-    await page.getByTestId('status').filter({ hasText: /^(Signed in as|Signed out)/ }).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('status')
+      .filter({ hasText: /^(Signed in as|Signed out)/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
     if (index === 1) {
       await page.getByTestId('email').fill(owner.email);
       await page.getByTestId('password').fill(owner.password);
@@ -223,7 +273,9 @@ try {
   const { cdp } = pages[0]!;
   others.push(...pages.slice(1).map(({ page }) => page));
   // `--faults`: the soak's tab faults on the measured tab, as Tab does them, one after another: frozen, offline, hidden.
-  const faults = flag('faults') ? setInterval(() => void cycleFaults(pages[0]!.page, cdp).catch((error) => log(`fault: ${error}`)), 60_000) : undefined;
+  const faults = flag('faults')
+    ? setInterval(() => void cycleFaults(pages[0]!.page, cdp).catch((error) => log(`fault: ${error}`)), 60_000)
+    : undefined;
   cleanups.push(() => clearInterval(faults));
   if (snapshots) mkdirSync(snapshots, { recursive: true });
   // `--snap-tab N`: the tab whose heap is snapshot (from 1); every tab is sampled, each after a GC.
@@ -245,7 +297,10 @@ try {
       firstAt = t;
       log('first snapshot taken');
     }
-    if (samples[0]!.length % 6 === 0) log(`${t.toFixed(1)} min: ${samples.map((each) => (each.at(-1)![1] / 1e6).toFixed(2)).join(', ')} MB; ${reports} reports, ${api.stats.refreshSuccesses} refreshes`);
+    if (samples[0]!.length % 6 === 0)
+      log(
+        `${t.toFixed(1)} min: ${samples.map((each) => (each.at(-1)![1] / 1e6).toFixed(2)).join(', ')} MB; ${reports} reports, ${api.stats.refreshSuccesses} refreshes`,
+      );
   }
   for (const [index, points] of samples.entries()) {
     // Least squares over the samples after the first minute (warm-up: chunks loaded, caches filled).
@@ -253,8 +308,11 @@ try {
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     const mt = mean(fit.map(([t]) => t));
     const mb = mean(fit.map(([, b]) => b));
-    const slope = fit.reduce((sum, [t, b]) => sum + (t - mt) * (b - mb), 0) / fit.reduce((sum, [t]) => sum + (t - mt) ** 2, 0);
-    console.log(`tab ${index + 1} heap after GC: ${(points[0]![1] / 1e6).toFixed(2)} MB -> ${(points.at(-1)![1] / 1e6).toFixed(2)} MB; slope ${(slope / 1024).toFixed(1)} KB/min`);
+    const slope =
+      fit.reduce((sum, [t, b]) => sum + (t - mt) * (b - mb), 0) / fit.reduce((sum, [t]) => sum + (t - mt) ** 2, 0);
+    console.log(
+      `tab ${index + 1} heap after GC: ${(points[0]![1] / 1e6).toFixed(2)} MB -> ${(points.at(-1)![1] / 1e6).toFixed(2)} MB; slope ${(slope / 1024).toFixed(1)} KB/min`,
+    );
   }
   if (snapshots && first) {
     const last = await takeSnapshot(snapped, `${snapshots}/last.heapsnapshot`);
@@ -264,6 +322,9 @@ try {
   console.error((error as Error).stack ?? error);
   process.exitCode = 1;
 } finally {
-  for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => {});
+  for (const cleanup of cleanups.reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => {});
 }
 process.exit();

@@ -2,7 +2,10 @@ import type { CDPSession } from 'playwright-core';
 
 /** A heap snapshot in V8's `.heapsnapshot` format: flat arrays of nodes and edges, described by `meta`. */
 export interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] }; node_count: number };
+  snapshot: {
+    meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] };
+    node_count: number;
+  };
   nodes: number[];
   edges: number[];
   strings: string[];
@@ -13,17 +16,33 @@ export interface Snapshot {
  * `synthetic` (V8's internals and the snapshot's roots) and `object shape` (maps). V8 grows those for a long time
  * as it compiles and re-optimises the paths that faults take, so they cannot tell a leak from a warm-up.
  */
-const OWN = new Set(['object', 'closure', 'array', 'string', 'concatenated string', 'sliced string', 'number', 'regexp', 'native', 'symbol', 'bigint']);
+const OWN = new Set([
+  'object',
+  'closure',
+  'array',
+  'string',
+  'concatenated string',
+  'sliced string',
+  'number',
+  'regexp',
+  'native',
+  'symbol',
+  'bigint',
+]);
 
 /** The self size of every object of the page's own (see {@link OWN}) in `snap`, in bytes. */
 export function jsObjectBytes(snap: Snapshot): number {
-  const { node_fields: fields, node_types: [types] } = snap.snapshot.meta;
+  const {
+    node_fields: fields,
+    node_types: [types],
+  } = snap.snapshot.meta;
   const width = fields.length;
   const type = fields.indexOf('type');
   const size = fields.indexOf('self_size');
   const own = types.map((name) => OWN.has(name));
   let bytes = 0;
-  for (let at = 0; at < snap.nodes.length; at += width) if (own[snap.nodes[at + type]!]) bytes += snap.nodes[at + size]!;
+  for (let at = 0; at < snap.nodes.length; at += width)
+    if (own[snap.nodes[at + type]!]) bytes += snap.nodes[at + size]!;
   return bytes;
 }
 

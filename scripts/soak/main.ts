@@ -36,9 +36,16 @@ const person = (email: string): Person => {
   const user = TEST_USERS.find((each) => each.email === email)!;
   return { email: user.email, password: user.password };
 };
-const [owner, admin, cashier] = ['owner@demo.test', 'admin@demo.test', 'cashier@demo.test'].map(person) as [Person, Person, Person];
+const [owner, admin, cashier] = ['owner@demo.test', 'admin@demo.test', 'cashier@demo.test'].map(person) as [
+  Person,
+  Person,
+  Person,
+];
 const query = parse('query SoakMe { me { id email } }', { noLocation: true });
-const mutation = parse('mutation SoakRename($id: ID!, $name: String!) { renameClub(id: $id, name: $name) { id name } }', { noLocation: true });
+const mutation = parse(
+  'mutation SoakRename($id: ID!, $name: String!) { renameClub(id: $id, name: $name) { id name } }',
+  { noLocation: true },
+);
 // Clubs the mutations rename: one that both people of each app may see (owner: all; admin: downtown, harbor), and the worker's (cashier: uptown).
 const TABS_CLUB = 'c_harbor';
 const WORKER_CLUB = 'c_uptown';
@@ -48,7 +55,10 @@ const TICKER_TAB = 1;
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 const cleanUp = async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve().then(cleanup).catch((error) => console.error(`clean-up: ${(error as Error).message}`));
+  for (const cleanup of cleanups.splice(0).reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch((error) => console.error(`clean-up: ${(error as Error).message}`));
 };
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
@@ -70,7 +80,12 @@ try {
   // Built below; its origin is known once vite preview runs.
   let spaOrigin = '';
   let journal = new Journal();
-  const apiFront = new ApiFaultProxy(new URL(api.url), () => journal, () => spaOrigin, cashier.email);
+  const apiFront = new ApiFaultProxy(
+    new URL(api.url),
+    () => journal,
+    () => spaOrigin,
+    cashier.email,
+  );
   // With --reuse-build, the port an earlier build of examples/nextjs inlined the API's graphql-ws URL for, when free.
   const earlierPort = options.reuseBuild ? builtNextjsWsPort() : undefined;
   await (earlierPort ? apiFront.listen(earlierPort).catch(() => apiFront.listen(0)) : apiFront.listen());
@@ -88,14 +103,19 @@ try {
       return fresh.port;
     },
   };
-  const handlers = new HandlerPool({ GRAPHQL_URL: apiFront.url, TOKEN_HANDLER_SECRET: secrets.current.secret, REDIS_PORT: String(redisPort) }, (line) =>
-    journal.note('handler', line),
+  const handlers = new HandlerPool(
+    { GRAPHQL_URL: apiFront.url, TOKEN_HANDLER_SECRET: secrets.current.secret, REDIS_PORT: String(redisPort) },
+    (line) => journal.note('handler', line),
   );
   cleanups.push(() => handlers.stop());
   await handlers.start(['A', 'B']);
   log(`token handler A on ${handlers.instances[0]!.port}, B on ${handlers.instances[1]!.port}`);
 
-  log(options.reuseBuild ? 'examples/nextjs: next start (an earlier build if there is one)' : 'examples/nextjs: next build, next start');
+  log(
+    options.reuseBuild
+      ? 'examples/nextjs: next start (an earlier build if there is one)'
+      : 'examples/nextjs: next build, next start',
+  );
   let next = await startNextjs({
     graphqlUrl: apiFront.url,
     wsUrl: apiFront.url.replace(/^http/, 'ws'),
@@ -121,13 +141,42 @@ try {
   // The clock of the run starts now: what came before was building and starting.
   journal = new Journal();
   const apps = {
-    nextjs: new AppTabs('nextjs', `${front.origin}/?console`, 'client-status', query, mutation, TABS_CLUB, TICKER_TAB, [admin, owner], options.seed, journal),
-    'vite-spa': new AppTabs('vite-spa', `${spa.origin}/?store=broadcast&console`, 'status', query, mutation, TABS_CLUB, TICKER_TAB, [owner, admin], options.seed + 500, journal),
+    nextjs: new AppTabs(
+      'nextjs',
+      `${front.origin}/?console`,
+      'client-status',
+      query,
+      mutation,
+      TABS_CLUB,
+      TICKER_TAB,
+      [admin, owner],
+      options.seed,
+      journal,
+    ),
+    'vite-spa': new AppTabs(
+      'vite-spa',
+      `${spa.origin}/?store=broadcast&console`,
+      'status',
+      query,
+      mutation,
+      TABS_CLUB,
+      TICKER_TAB,
+      [owner, admin],
+      options.seed + 500,
+      journal,
+    ),
   };
   await apps.nextjs.start(browser, TABS_PER_APP);
   await apps['vite-spa'].start(browser, TABS_PER_APP);
   log(`${TABS_PER_APP} tabs of each app open and signed in`);
-  const worker = await startServiceWorker({ uri: apiFront.url, person: cashier, query, mutation, club: WORKER_CLUB, journal });
+  const worker = await startServiceWorker({
+    uri: apiFront.url,
+    person: cashier,
+    query,
+    mutation,
+    club: WORKER_CLUB,
+    journal,
+  });
   cleanups.push(() => worker.stop());
 
   const reuse: Array<{ t: number; count: number }> = [];
@@ -165,20 +214,37 @@ try {
   const timers = plan.map((fault) => setTimeout(() => running.push(runFault(fault, targets)), fault.at));
   const progress = setInterval(() => {
     const ops = journal.operations.filter((op) => op.ok !== undefined);
-    log(`${(journal.now() / 1000).toFixed(0)} s: ${ops.length} operations (${ops.filter((op) => !op.ok).length} failed), ${journal.sessions.filter((each) => each.kind === 'refresh').length} refreshes, ${journal.faults.length} faults`);
+    log(
+      `${(journal.now() / 1000).toFixed(0)} s: ${ops.length} operations (${ops.filter((op) => !op.ok).length} failed), ${journal.sessions.filter((each) => each.kind === 'refresh').length} refreshes, ${journal.faults.length} faults`,
+    );
   }, 30_000);
   await new Promise((resolve) => setTimeout(resolve, durationMs));
   timers.forEach(clearTimeout);
   clearInterval(progress);
   await Promise.all(running);
   const measured = journal.now();
-  for (const app of Object.values(apps)) for (const op of app.unsettled()) journal.note('unsettled', `operation ${op.id} from ${(op.start / 1000).toFixed(1)} s never settled`, op.tab, op.app);
+  for (const app of Object.values(apps))
+    for (const op of app.unsettled())
+      journal.note(
+        'unsettled',
+        `operation ${op.id} from ${(op.start / 1000).toFixed(1)} s never settled`,
+        op.tab,
+        op.app,
+      );
 
-  const results = checkInvariants(journal, { durationMs: measured, accessTokenTtlMs: ACCESS_TOKEN_TTL * 1000, reuse, renames: api.stats.renames });
+  const results = checkInvariants(journal, {
+    durationMs: measured,
+    accessTokenTtlMs: ACCESS_TOKEN_TTL * 1000,
+    reuse,
+    renames: api.stats.renames,
+  });
   const summary = writeReport(journal, results, options, measured, Math.round((Date.now() - wall) / 1000));
   for (const result of results) {
     console.log(`${result.passed ? 'passed' : 'FAILED'}  ${result.title}: ${result.measured}`);
-    for (const violation of result.violations.slice(0, 5)) console.log(`          ${(violation.t / 1000).toFixed(1)} s ${violation.tab ?? violation.app ?? ''}: ${violation.text}`);
+    for (const violation of result.violations.slice(0, 5))
+      console.log(
+        `          ${(violation.t / 1000).toFixed(1)} s ${violation.tab ?? violation.app ?? ''}: ${violation.text}`,
+      );
   }
   console.log(
     `${summary.tabs} tabs + worker, ${summary.sessions} sessions, ${summary.logins} logins, ${summary.refreshes} refreshes, ` +

@@ -22,5 +22,11 @@ export function parseOptions(argv: readonly string[]): SoakOptions {
   const seed = Number(value('seed') ?? 1);
   if (!(minutes > 0)) throw new Error(`--minutes takes a number of minutes above 0, not ${value('minutes')}`);
   if (!Number.isInteger(seed)) throw new Error(`--seed takes an integer, not ${value('seed')}`);
-  return { minutes, seed, out: value('out') ?? 'soak-report', reuseBuild: argv.includes('--reuse-build'), results: argv.includes('--results') };
+  return {
+    minutes,
+    seed,
+    out: value('out') ?? 'soak-report',
+    reuseBuild: argv.includes('--reuse-build'),
+    results: argv.includes('--results'),
+  };
 }

@@ -33,14 +33,18 @@ export function pageProbe(config: ProbeConfig): void {
     auth?: { getState(): Record<string, any>; subscribe(listener: () => void): () => void };
     client?: {
       query(options: { query: unknown; fetchPolicy: string }): Promise<{ data?: { me?: { email?: string } } }>;
-      mutate(options: { mutation: unknown; variables: Record<string, unknown> }): Promise<{ data?: { renameClub?: { name?: string } } }>;
+      mutate(options: {
+        mutation: unknown;
+        variables: Record<string, unknown>;
+      }): Promise<{ data?: { renameClub?: { name?: string } } }>;
     };
   };
   const load = Math.random().toString(36).slice(2, 8);
   const queue: Report[] = [];
   const report = (event: Report) => {
     queue.push({ ...event, load, at: Date.now() });
-    if (typeof w.__soakReport === 'function') for (const each of queue.splice(0)) void w.__soakReport(each).catch(() => {});
+    if (typeof w.__soakReport === 'function')
+      for (const each of queue.splice(0)) void w.__soakReport(each).catch(() => {});
   };
 
   const readScreen = () => {
@@ -51,7 +55,12 @@ export function pageProbe(config: ProbeConfig): void {
   let shown: string | undefined;
   setInterval(() => {
     const screen = readScreen();
-    if (screen !== shown) report({ type: 'screen', screen, text: document.querySelector(`[data-testid="${config.status}"]`)?.textContent ?? '' });
+    if (screen !== shown)
+      report({
+        type: 'screen',
+        screen,
+        text: document.querySelector(`[data-testid="${config.status}"]`)?.textContent ?? '',
+      });
     shown = screen;
   }, 100);
 
@@ -89,7 +98,12 @@ export function pageProbe(config: ProbeConfig): void {
       if (tick) report({ type: 'tick', n: Number(tick[1]), email: tick[2], screen: readScreen() });
       else if (text) report({ type: 'ticker', text });
     };
-    const observe = () => new MutationObserver(lookTicker).observe(document.documentElement, { subtree: true, childList: true, characterData: true });
+    const observe = () =>
+      new MutationObserver(lookTicker).observe(document.documentElement, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
     if (document.documentElement) observe();
     else document.addEventListener('DOMContentLoaded', observe);
   }
@@ -113,13 +127,25 @@ export function pageProbe(config: ProbeConfig): void {
       try {
         if (mutation) {
           const { data } = await w.client.mutate({ mutation: config.mutation, variables: { id: config.club, name } });
-          report({ type: 'op-end', id: op, ok: data?.renameClub?.name === name, screen: readScreen(), ...(data?.renameClub?.name !== name && { error: 'renameClub answered without the new name' }) });
+          report({
+            type: 'op-end',
+            id: op,
+            ok: data?.renameClub?.name === name,
+            screen: readScreen(),
+            ...(data?.renameClub?.name !== name && { error: 'renameClub answered without the new name' }),
+          });
         } else {
           const { data } = await w.client.query({ query: config.query, fetchPolicy: 'network-only' });
           report({ type: 'op-end', id: op, ok: true, user: data?.me?.email ?? null, screen: readScreen() });
         }
       } catch (error) {
-        report({ type: 'op-end', id: op, ok: false, error: String((error as Error)?.message ?? error), screen: readScreen() });
+        report({
+          type: 'op-end',
+          id: op,
+          ok: false,
+          error: String((error as Error)?.message ?? error),
+          screen: readScreen(),
+        });
       }
     }
     void loop();

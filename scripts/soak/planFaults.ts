@@ -12,8 +12,24 @@ export interface PlannedFault {
   readonly duration: number;
 }
 
-export const TAB_FAULTS: readonly FaultKind[] = ['offline', 'hidden', 'frozen', 'frozen-refreshing', 'reload', 'close-reopen', 'sign-out-in', 'switch-user'];
-export const SYSTEM_FAULTS: readonly FaultKind[] = ['api-503', 'api-slow', 'api-restart', 'handler-restart', 'redis-restart', 'secret-rotation'];
+export const TAB_FAULTS: readonly FaultKind[] = [
+  'offline',
+  'hidden',
+  'frozen',
+  'frozen-refreshing',
+  'reload',
+  'close-reopen',
+  'sign-out-in',
+  'switch-user',
+];
+export const SYSTEM_FAULTS: readonly FaultKind[] = [
+  'api-503',
+  'api-slow',
+  'api-restart',
+  'handler-restart',
+  'redis-restart',
+  'secret-rotation',
+];
 
 /** [min, max] duration of each kind, in s. */
 const DURATION: Record<FaultKind, readonly [number, number]> = {
@@ -58,7 +74,10 @@ export function planFaults(random: Random, durationMs: number, tabsPerApp: numbe
       at: start,
       kind,
       duration,
-      ...(inTab && { app: random.pick(['nextjs', 'vite-spa'] as const), tab: 1 + Math.floor(random.next() * tabsPerApp) }),
+      ...(inTab && {
+        app: random.pick(['nextjs', 'vite-spa'] as const),
+        tab: 1 + Math.floor(random.next() * tabsPerApp),
+      }),
     });
   }
   return plan;

@@ -4,13 +4,21 @@ import { keptSection, SOAK_SECTION, withSection } from '../../bench/resultsSecti
 import type { SoakSummary } from './writeReport.ts';
 
 const RESULTS = new URL('../../bench/RESULTS.md', import.meta.url);
-const HEADER = '| Seed | Minutes | Tabs + worker | Sessions | Logins | Refreshes | Operations (failed) | Faults | Invariants passed | Violations | Wall time |';
+const HEADER =
+  '| Seed | Minutes | Tabs + worker | Sessions | Logins | Refreshes | Operations (failed) | Faults | Invariants passed | Violations | Wall time |';
 
 /** A run's row in the soak's table. */
 function row(summary: SoakSummary): string {
   const violations = summary.invariants.reduce((sum, each) => sum + each.violations, 0);
   const faults = Object.values(summary.faults).reduce((sum, each) => sum + each, 0);
-  return `| ${summary.seed} | ${summary.minutes} | ${summary.tabs} + 1 | ${summary.sessions} | ${summary.logins} | ${summary.refreshes} | ${summary.operations.settled} (${summary.operations.failed}) | ${faults} | ${summary.passed} of ${summary.passed + summary.failed}${summary.failed ? ` (failed: ${summary.invariants.filter((each) => !each.passed).map((each) => each.name).join(', ')})` : ''} | ${violations} | ${Math.round(summary.wallSeconds / 60)} min |`;
+  return `| ${summary.seed} | ${summary.minutes} | ${summary.tabs} + 1 | ${summary.sessions} | ${summary.logins} | ${summary.refreshes} | ${summary.operations.settled} (${summary.operations.failed}) | ${faults} | ${summary.passed} of ${summary.passed + summary.failed}${
+    summary.failed
+      ? ` (failed: ${summary.invariants
+          .filter((each) => !each.passed)
+          .map((each) => each.name)
+          .join(', ')})`
+      : ''
+  } | ${violations} | ${Math.round(summary.wallSeconds / 60)} min |`;
 }
 
 /**
@@ -24,7 +32,9 @@ export async function writeResultsSection(summary: SoakSummary): Promise<void> {
     .filter((line) => /^\| \d+ \| /.test(line) && !line.startsWith(`| ${summary.seed} | ${summary.minutes} |`));
   rows.push(row(summary));
   rows.sort();
-  const faults = Object.entries(summary.faults).map(([kind, count]) => `${kind} ×${count}`).join(', ');
+  const faults = Object.entries(summary.faults)
+    .map(([kind, count]) => `${kind} ×${count}`)
+    .join(', ');
   const body = [
     '## 6. Soak: a day in the life, in real browsers, with faults',
     '',

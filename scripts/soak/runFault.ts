@@ -49,7 +49,9 @@ export async function runFault(fault: PlannedFault, targets: FaultTargets): Prom
     const personal = fault.kind === 'sign-out-in' || fault.kind === 'switch-user';
     const tabs = [...app.tabs.slice(fault.tab! - 1), ...app.tabs.slice(0, fault.tab! - 1)];
     // A person signs in and out in a tab that is open, not frozen and online (and one such change at a time).
-    const tab = tabs.find((each) => !busy.has(each.name) && !(personal && (busy.has(`${app.app} person`) || each.frozen || each.closed)));
+    const tab = tabs.find(
+      (each) => !busy.has(each.name) && !(personal && (busy.has(`${app.app} person`) || each.frozen || each.closed)),
+    );
     if (!tab) return journal.note('fault', `${fault.kind} skipped: every tab of ${fault.app} is held by another fault`);
     busy.add(tab.name);
     if (personal) busy.add(`${app.app} person`);
@@ -86,7 +88,10 @@ export async function runFault(fault: PlannedFault, targets: FaultTargets): Prom
         const instance = targets.handlers.instances[Math.round(fault.at / 1000) % targets.handlers.instances.length]!;
         record = journal.startFault(fault.kind, `handler ${instance.name}`);
         await targets.handlers.restart(instance, fault.duration);
-        journal.endFault(record, `SIGKILL, down ${(fault.duration / 1000).toFixed(1)} s, back on port ${instance.port}`);
+        journal.endFault(
+          record,
+          `SIGKILL, down ${(fault.duration / 1000).toFixed(1)} s, back on port ${instance.port}`,
+        );
         break;
       }
       case 'secret-rotation':
@@ -152,12 +157,21 @@ async function rotateSecret(targets: FaultTargets, stepMs: number): Promise<stri
   const { journal, handlers, secrets } = targets;
   const old = secrets.current.secret;
   const fresh = randomBytes(32).toString('base64');
-  const phases: SecretRing[] = ROTATION === 'two-phase' ? [{ secret: old, old: fresh }, { secret: fresh, old }] : [{ secret: fresh, old }];
+  const phases: SecretRing[] =
+    ROTATION === 'two-phase'
+      ? [
+          { secret: old, old: fresh },
+          { secret: fresh, old },
+        ]
+      : [{ secret: fresh, old }];
   for (const [index, ring] of phases.entries()) {
     const named = ring.secret === fresh ? '[new, old]' : '[old, new]';
     for (const instance of handlers.instances) {
       await handlers.redeploy(instance, { TOKEN_HANDLER_SECRET: ring.secret, TOKEN_HANDLER_SECRET_OLD: ring.old });
-      journal.note('fault', `secret-rotation: handler ${instance.name} deployed with the ring ${named}, on port ${instance.port}`);
+      journal.note(
+        'fault',
+        `secret-rotation: handler ${instance.name} deployed with the ring ${named}, on port ${instance.port}`,
+      );
       await sleep(stepMs);
     }
     const port = await secrets.redeployNext(ring);

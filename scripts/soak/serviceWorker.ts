@@ -22,7 +22,10 @@ export async function startServiceWorker(options: {
     onError: (error) => journal.note('worker-error', String((error as Error).message ?? error), 'worker', 'worker'),
   });
   await auth.start();
-  const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri })]), cache: new InMemoryCache() });
+  const client = new ApolloClient({
+    link: ApolloLink.from([auth.link, new HttpLink({ uri })]),
+    cache: new InMemoryCache(),
+  });
   let stopped = false;
   let sent = 0;
   const loop = async () => {
@@ -41,15 +44,28 @@ export async function startServiceWorker(options: {
       journal.operations.push(op);
       try {
         if (mutating) {
-          const { data } = await client.mutate<{ renameClub: { name: string } }>({ mutation, variables: { id: club, name } });
+          const { data } = await client.mutate<{ renameClub: { name: string } }>({
+            mutation,
+            variables: { id: club, name },
+          });
           const ok = data?.renameClub.name === name;
-          Object.assign(op, { end: journal.now(), ok, screen: person.email, ...(!ok && { error: 'renameClub answered without the new name' }) });
+          Object.assign(op, {
+            end: journal.now(),
+            ok,
+            screen: person.email,
+            ...(!ok && { error: 'renameClub answered without the new name' }),
+          });
           continue;
         }
         const { data } = await client.query<{ me: { email: string } }>({ query, fetchPolicy: 'network-only' });
         Object.assign(op, { end: journal.now(), ok: true, user: data?.me.email, screen: person.email });
       } catch (error) {
-        Object.assign(op, { end: journal.now(), ok: false, error: String((error as Error).message ?? error), screen: person.email });
+        Object.assign(op, {
+          end: journal.now(),
+          ok: false,
+          error: String((error as Error).message ?? error),
+          screen: person.email,
+        });
       }
     }
   };

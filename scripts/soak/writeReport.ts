@@ -16,7 +16,13 @@ export interface SoakSummary {
   readonly refreshes: number;
   readonly operations: { readonly settled: number; readonly failed: number; readonly unsettled: number };
   readonly faults: Record<string, number>;
-  readonly invariants: ReadonlyArray<{ name: string; title: string; passed: boolean; measured: string; violations: number }>;
+  readonly invariants: ReadonlyArray<{
+    name: string;
+    title: string;
+    passed: boolean;
+    measured: string;
+    violations: number;
+  }>;
   readonly passed: number;
   readonly failed: number;
 }
@@ -26,10 +32,17 @@ const LEFT = 90;
 const ROW = 64;
 const COLORS = ['#4c78a8', '#59a14f', '#b07aa1', '#f28e2b', '#76b7b2'];
 
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escape = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** Writes soak-report/index.html (a timeline per tab, the invariants) and soak-report/summary.json. */
-export function writeReport(journal: Journal, results: InvariantResult[], options: SoakOptions, durationMs: number, wallSeconds: number): SoakSummary {
+export function writeReport(
+  journal: Journal,
+  results: InvariantResult[],
+  options: SoakOptions,
+  durationMs: number,
+  wallSeconds: number,
+): SoakSummary {
   const faults: Record<string, number> = {};
   for (const fault of journal.faults) faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
   const settled = journal.operations.filter((op) => op.ok !== undefined);
@@ -48,12 +61,21 @@ export function writeReport(journal: Journal, results: InvariantResult[], option
       unsettled: journal.operations.filter((op) => op.ok === undefined && !op.error).length,
     },
     faults,
-    invariants: results.map(({ name, title, passed, measured, violations }) => ({ name, title, passed, measured, violations: violations.length })),
+    invariants: results.map(({ name, title, passed, measured, violations }) => ({
+      name,
+      title,
+      passed,
+      measured,
+      violations: violations.length,
+    })),
     passed: results.filter((each) => each.passed).length,
     failed: results.filter((each) => !each.passed).length,
   };
   mkdirSync(options.out, { recursive: true });
-  writeFileSync(join(options.out, 'summary.json'), `${JSON.stringify({ ...summary, violations: results.flatMap((each) => each.violations.map((v) => ({ invariant: each.name, ...v }))) }, null, 2)}\n`);
+  writeFileSync(
+    join(options.out, 'summary.json'),
+    `${JSON.stringify({ ...summary, violations: results.flatMap((each) => each.violations.map((v) => ({ invariant: each.name, ...v }))) }, null, 2)}\n`,
+  );
   writeFileSync(join(options.out, 'index.html'), html(journal, results, summary, durationMs));
   // Everything that happened, in order, for whoever reads a violation's story past the lines around it.
   const events = [
@@ -62,7 +84,9 @@ export function writeReport(journal: Journal, results: InvariantResult[], option
     ...journal.screens.map((each) => ({ ...each, type: 'screen' })),
     ...journal.sessions.map((each) => ({ ...each, type: 'session' })),
     ...journal.operations.filter((op) => !op.ok).map((op) => ({ ...op, t: op.start, type: 'failed-operation' })),
-    ...journal.operations.filter((op) => op.ok && op.kind === 'mutation').map((op) => ({ ...op, t: op.start, runs: journal.runs.get(op.name!) ?? 0, type: 'mutation' })),
+    ...journal.operations
+      .filter((op) => op.ok && op.kind === 'mutation')
+      .map((op) => ({ ...op, t: op.start, runs: journal.runs.get(op.name!) ?? 0, type: 'mutation' })),
     ...journal.ticks.map((each) => ({ ...each, type: 'tick' })),
   ].sort((a, b) => a.t - b.t);
   writeFileSync(join(options.out, 'journal.jsonl'), events.map((each) => JSON.stringify(each)).join('\n') + '\n');
@@ -70,43 +94,87 @@ export function writeReport(journal: Journal, results: InvariantResult[], option
 }
 
 function html(journal: Journal, results: InvariantResult[], summary: SoakSummary, durationMs: number): string {
-  const users = [...new Set([...journal.screens.map((each) => each.screen), ...journal.sessions.map((each) => each.user)].filter((screen) => screen.includes('@')))];
-  const colorOf = (screen: string) => (screen === 'signed-out' ? '#c9c9c9' : screen === 'loading' ? '#efefef' : COLORS[users.indexOf(screen) % COLORS.length]!);
+  const users = [
+    ...new Set(
+      [...journal.screens.map((each) => each.screen), ...journal.sessions.map((each) => each.user)].filter((screen) =>
+        screen.includes('@'),
+      ),
+    ),
+  ];
+  const colorOf = (screen: string) =>
+    screen === 'signed-out'
+      ? '#c9c9c9'
+      : screen === 'loading'
+        ? '#efefef'
+        : COLORS[users.indexOf(screen) % COLORS.length]!;
   const x = (t: number) => LEFT + (Math.max(0, Math.min(t, durationMs)) / durationMs) * (WIDTH - LEFT - 10);
-  const violations = results.flatMap((each) => each.violations.map((violation) => ({ ...violation, invariant: each.name })));
+  const violations = results.flatMap((each) =>
+    each.violations.map((violation) => ({ ...violation, invariant: each.name })),
+  );
   const rows = [...journal.tabs, { tab: 'worker', app: 'worker' as const }];
 
   const axis = () => {
     const ticks: string[] = [];
     const step = durationMs > 10 * 60_000 ? 120_000 : durationMs > 4 * 60_000 ? 60_000 : 30_000;
-    for (let t = 0; t <= durationMs; t += step) ticks.push(`<line x1="${x(t)}" x2="${x(t)}" y1="0" y2="${ROW - 8}" stroke="#e3e3e3"/><text x="${x(t)}" y="${ROW - 1}" font-size="9" text-anchor="middle" fill="#888">${t / 1000} s</text>`);
+    for (let t = 0; t <= durationMs; t += step)
+      ticks.push(
+        `<line x1="${x(t)}" x2="${x(t)}" y1="0" y2="${ROW - 8}" stroke="#e3e3e3"/><text x="${x(t)}" y="${ROW - 1}" font-size="9" text-anchor="middle" fill="#888">${t / 1000} s</text>`,
+      );
     return ticks.join('');
   };
   const bar = (fault: FaultRecord, y: number, h: number, color: string) => {
     const end = Number.isNaN(fault.end) ? durationMs : fault.end;
     const w = Math.max(2, x(end) - x(fault.start));
-    return `<rect x="${x(fault.start)}" y="${y}" width="${w}" height="${h}" fill="${color}"><title>${escape(`${fault.kind} ${fault.target} ${(fault.start / 1000).toFixed(1)}–${(end / 1000).toFixed(1)} s${fault.note ? ` (${fault.note})` : ''}`)}</title></rect>` +
-      (w > 40 ? `<text x="${x(fault.start) + 2}" y="${y + h - 2}" font-size="8" fill="#fff">${escape(fault.kind)}</text>` : '');
+    return (
+      `<rect x="${x(fault.start)}" y="${y}" width="${w}" height="${h}" fill="${color}"><title>${escape(`${fault.kind} ${fault.target} ${(fault.start / 1000).toFixed(1)}–${(end / 1000).toFixed(1)} s${fault.note ? ` (${fault.note})` : ''}`)}</title></rect>` +
+      (w > 40
+        ? `<text x="${x(fault.start) + 2}" y="${y + h - 2}" font-size="8" fill="#fff">${escape(fault.kind)}</text>`
+        : '')
+    );
   };
 
   const timeline = ({ tab, app }: { tab: string; app: string }) => {
     const parts: string[] = [axis()];
     // Lane 1: faults of the system this app goes through; lane 2: faults in this app's tabs (this tab's darker).
-    for (const fault of journal.faults.filter((each) => each.app === undefined && (each.kind.startsWith('api-') || app === 'nextjs'))) parts.push(bar(fault, 2, 11, '#e15759'));
-    for (const fault of journal.faults.filter((each) => each.app === app)) parts.push(bar(fault, 15, 11, fault.target === tab ? '#f28e2b' : '#f7c99b'));
+    for (const fault of journal.faults.filter(
+      (each) => each.app === undefined && (each.kind.startsWith('api-') || app === 'nextjs'),
+    ))
+      parts.push(bar(fault, 2, 11, '#e15759'));
+    for (const fault of journal.faults.filter((each) => each.app === app))
+      parts.push(bar(fault, 15, 11, fault.target === tab ? '#f28e2b' : '#f7c99b'));
     // Lane 3: what the tab showed.
     const worker = journal.sessions.find((each) => each.app === 'worker');
-    const screens = tab === 'worker' ? (worker ? [{ t: worker.t, screen: worker.user }] : []) : journal.screens.filter((each) => each.tab === tab);
+    const screens =
+      tab === 'worker'
+        ? worker
+          ? [{ t: worker.t, screen: worker.user }]
+          : []
+        : journal.screens.filter((each) => each.tab === tab);
     screens.forEach((screen, index) => {
       const end = screens[index + 1]?.t ?? durationMs;
-      parts.push(`<rect x="${x(screen.t)}" y="28" width="${Math.max(0.5, x(end) - x(screen.t))}" height="12" fill="${colorOf(screen.screen)}"><title>${escape(`${screen.screen} from ${(screen.t / 1000).toFixed(1)} s`)}</title></rect>`);
+      parts.push(
+        `<rect x="${x(screen.t)}" y="28" width="${Math.max(0.5, x(end) - x(screen.t))}" height="12" fill="${colorOf(screen.screen)}"><title>${escape(`${screen.screen} from ${(screen.t / 1000).toFixed(1)} s`)}</title></rect>`,
+      );
     });
     // Refreshes: a new pair adopted by this tab (a new expiresAt), or the worker's at the API.
     const refreshes =
       tab === 'worker'
         ? journal.sessions.filter((each) => each.app === 'worker' && each.kind === 'refresh').map((each) => each.t)
-        : journal.states.filter((each, index, all) => each.tab === tab && each.expiresAt !== null && all.slice(0, index).filter((s) => s.tab === tab).at(-1)?.expiresAt !== each.expiresAt).map((each) => each.t);
-    for (const t of refreshes) parts.push(`<path d="M${x(t) - 2.5},27 L${x(t) + 2.5},27 L${x(t)},31 Z" fill="#222"><title>new pair at ${(t / 1000).toFixed(1)} s</title></path>`);
+        : journal.states
+            .filter(
+              (each, index, all) =>
+                each.tab === tab &&
+                each.expiresAt !== null &&
+                all
+                  .slice(0, index)
+                  .filter((s) => s.tab === tab)
+                  .at(-1)?.expiresAt !== each.expiresAt,
+            )
+            .map((each) => each.t);
+    for (const t of refreshes)
+      parts.push(
+        `<path d="M${x(t) - 2.5},27 L${x(t) + 2.5},27 L${x(t)},31 Z" fill="#222"><title>new pair at ${(t / 1000).toFixed(1)} s</title></path>`,
+      );
     // Lane 4: operations (queries green, mutations blue), failed ones taller and red.
     for (const op of journal.operations.filter((each) => each.tab === tab && each.ok !== undefined)) {
       parts.push(
@@ -116,7 +184,9 @@ function html(journal: Journal, results: InvariantResult[], summary: SoakSummary
       );
     }
     for (const violation of violations.filter((each) => each.tab === tab || (!each.tab && each.app === app))) {
-      parts.push(`<line x1="${x(violation.t)}" x2="${x(violation.t)}" y1="0" y2="${ROW - 10}" stroke="#d62728" stroke-width="2" stroke-dasharray="3,2"><title>${escape(`${violation.invariant}: ${violation.text}`)}</title></line>`);
+      parts.push(
+        `<line x1="${x(violation.t)}" x2="${x(violation.t)}" y1="0" y2="${ROW - 10}" stroke="#d62728" stroke-width="2" stroke-dasharray="3,2"><title>${escape(`${violation.invariant}: ${violation.text}`)}</title></line>`,
+      );
     }
     return `<div class="row"><div class="name">${escape(tab)}</div><svg width="${WIDTH}" height="${ROW}" viewBox="0 0 ${WIDTH} ${ROW}"><text x="4" y="11" font-size="9" fill="#666">system</text><text x="4" y="24" font-size="9" fill="#666">tab faults</text><text x="4" y="38" font-size="9" fill="#666">screen</text><text x="4" y="51" font-size="9" fill="#666">operations</text>${parts.join('')}</svg></div>`;
   };
@@ -134,14 +204,23 @@ function html(journal: Journal, results: InvariantResult[], summary: SoakSummary
   ].join('');
 
   const table = results
-    .map((each) => `<tr class="${each.passed ? 'pass' : 'fail'}"><td>${each.passed ? 'passed' : 'FAILED'}</td><td>${escape(each.title)}</td><td>${each.violations.length}</td><td>${escape(each.measured)}</td></tr>`)
+    .map(
+      (each) =>
+        `<tr class="${each.passed ? 'pass' : 'fail'}"><td>${each.passed ? 'passed' : 'FAILED'}</td><td>${escape(each.title)}</td><td>${each.violations.length}</td><td>${escape(each.measured)}</td></tr>`,
+    )
     .join('');
   const details = violations
     .slice(0, 50)
-    .map((each) => `<details><summary>${(each.t / 1000).toFixed(1)} s ${escape(each.tab ?? each.app ?? '')} <b>${escape(each.invariant)}</b>: ${escape(each.text)}</summary><pre>${escape((each.around ?? []).join('\n'))}</pre></details>`)
+    .map(
+      (each) =>
+        `<details><summary>${(each.t / 1000).toFixed(1)} s ${escape(each.tab ?? each.app ?? '')} <b>${escape(each.invariant)}</b>: ${escape(each.text)}</summary><pre>${escape((each.around ?? []).join('\n'))}</pre></details>`,
+    )
     .join('');
   const faultRows = journal.faults
-    .map((fault) => `<tr><td>${(fault.start / 1000).toFixed(1)} s</td><td>${Number.isNaN(fault.end) ? '' : `${((fault.end - fault.start) / 1000).toFixed(1)} s`}</td><td>${escape(fault.kind)}</td><td>${escape(fault.target)}</td><td>${escape(fault.note ?? '')}</td></tr>`)
+    .map(
+      (fault) =>
+        `<tr><td>${(fault.start / 1000).toFixed(1)} s</td><td>${Number.isNaN(fault.end) ? '' : `${((fault.end - fault.start) / 1000).toFixed(1)} s`}</td><td>${escape(fault.kind)}</td><td>${escape(fault.target)}</td><td>${escape(fault.note ?? '')}</td></tr>`,
+    )
     .join('');
 
   return `<!doctype html>

@@ -10,7 +10,10 @@ opened, and says what apollo-link-token-pair will do with it. The password comes
 APOLLO_LINK_TOKEN_PAIR_PASSWORD, else a prompt that does not echo. Exit code 0 when no check failed.`;
 
 /** Runs the command line `args` (after the program's name); resolves the exit code. */
-export async function main(args: readonly string[], io: { out?: (text: string) => void; err?: (text: string) => void } = {}): Promise<number> {
+export async function main(
+  args: readonly string[],
+  io: { out?: (text: string) => void; err?: (text: string) => void } = {},
+): Promise<number> {
   const out = io.out ?? ((text: string) => process.stdout.write(`${text}\n`));
   const err = io.err ?? ((text: string) => process.stderr.write(`${text}\n`));
   const [command, ...rest] = args;
@@ -30,7 +33,8 @@ export async function main(args: readonly string[], io: { out?: (text: string) =
   const uri = text('--uri');
   const email = text('--email');
   if (!uri || !email) return (err(`--uri and --email are required.\n\n${USAGE}`), 2);
-  const password = text('--password') ?? process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'] ?? (await prompt(`Password for ${email}: `));
+  const password =
+    text('--password') ?? process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'] ?? (await prompt(`Password for ${email}: `));
   const options: DoctorOptions = { uri, email, password };
   if (text('--timeout')) options.timeout = Number(text('--timeout'));
   if (text('--documents')) options.documents = JSON.parse(await readFile(text('--documents')!, 'utf8'));

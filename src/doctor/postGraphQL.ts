@@ -19,7 +19,10 @@ export async function postGraphQL(
   try {
     const response = await (options.fetch ?? fetch)(uri, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(options.token && { authorization: `Bearer ${options.token}` }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(options.token && { authorization: `Bearer ${options.token}` }),
+      },
       body: JSON.stringify({ query, variables }),
       signal: AbortSignal.timeout(options.timeout),
     });
@@ -30,9 +33,11 @@ export async function postGraphQL(
   } catch (error) {
     const name = (error as Error)?.name;
     const failure =
-      status !== undefined ? `answered HTTP ${status} with a body that is not JSON`
-      : name === 'TimeoutError' || name === 'AbortError' ? `did not answer within ${options.timeout} ms`
-      : `could not be reached (${(error as Error)?.message ?? error})`;
+      status !== undefined
+        ? `answered HTTP ${status} with a body that is not JSON`
+        : name === 'TimeoutError' || name === 'AbortError'
+          ? `did not answer within ${options.timeout} ms`
+          : `could not be reached (${(error as Error)?.message ?? error})`;
     return { status, errors: [], failure };
   }
 }

@@ -49,7 +49,8 @@ export const MAX_REQUESTS = 18;
 const SHORT_LIFE = 30;
 
 const DOCUMENTS = {
-  login: 'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}',
+  login:
+    'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}',
   refresh: 'mutation($token:String!){refreshToken(token:$token){accessToken refreshToken}}',
   logout: 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
   me: '{me{id email}}',
@@ -79,32 +80,48 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // Pairs whose session may still be live: logged out at the end.
   const open = new Set<Pair>();
   let requests = 0;
-  const check = (id: string, title: string, status: DoctorCheck['status'], detail: string): void => void checks.push({ id, title, status, detail });
+  const check = (id: string, title: string, status: DoctorCheck['status'], detail: string): void =>
+    void checks.push({ id, title, status, detail });
   const post = (query: string, variables: Record<string, unknown>, token?: string): Promise<GraphQLAnswer> => {
-    if (++requests > MAX_REQUESTS) return Promise.resolve({ errors: [], failure: 'was not sent: the request budget is spent' });
+    if (++requests > MAX_REQUESTS)
+      return Promise.resolve({ errors: [], failure: 'was not sent: the request budget is spent' });
     return postGraphQL(uri, query, variables, { token, timeout, fetch: options.fetch });
   };
   const pairOf = (answer: GraphQLAnswer, field: string): Pair | undefined => {
     const value = answer.data?.[field] as Partial<Pair> | undefined;
-    return typeof value?.accessToken === 'string' && typeof value.refreshToken === 'string' ? (value as Pair) : undefined;
+    return typeof value?.accessToken === 'string' && typeof value.refreshToken === 'string'
+      ? (value as Pair)
+      : undefined;
   };
   const login = (password: string) => post(documents.login, { email: options.email, password });
   const refresh = (pair: Pair) => post(documents.refresh, { token: pair.refreshToken });
   const me = (token: string) => post(documents.me, {}, token);
-  const refusedBy = (answer: GraphQLAnswer) => !answer.failure && !answer.data?.['refreshToken'] && answer.errors.length > 0;
+  const refusedBy = (answer: GraphQLAnswer) =>
+    !answer.failure && !answer.data?.['refreshToken'] && answer.errors.length > 0;
 
   // 1. Sign in.
   const signedIn = await login(options.password);
   const first = pairOf(signedIn, 'loginWithEmailPassword');
   if (!first) {
-    check('login', 'Sign in', 'fail', `loginWithEmailPassword answered ${describeErrors(signedIn)}: nothing else can be checked.`);
+    check(
+      'login',
+      'Sign in',
+      'fail',
+      `loginWithEmailPassword answered ${describeErrors(signedIn)}: nothing else can be checked.`,
+    );
     return finish();
   }
   open.add(first);
   const user = (signedIn.data?.['loginWithEmailPassword'] as { user?: Record<string, unknown> }).user;
   const missing = ['id', 'email', 'role'].filter((key) => user?.[key] == null);
-  check('login', 'Login answer', missing.length ? 'warn' : 'ok',
-    missing.length ? `The answer has the pair, but its user lacks ${missing.join(', ')}: the package reads them from the token's claims instead.` : `accessToken ${maskToken(first.accessToken)}, refreshToken ${maskToken(first.refreshToken)} and user { id, email, role }.`);
+  check(
+    'login',
+    'Login answer',
+    missing.length ? 'warn' : 'ok',
+    missing.length
+      ? `The answer has the pair, but its user lacks ${missing.join(', ')}: the package reads them from the token's claims instead.`
+      : `accessToken ${maskToken(first.accessToken)}, refreshToken ${maskToken(first.refreshToken)} and user { id, email, role }.`,
+  );
 
   // 2. The access token.
   const received = Date.now();
@@ -113,40 +130,90 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     claims = jwtDecode<Record<string, unknown>>(first.accessToken);
     check('jwt', 'Access token is a JWT', 'ok', `Its claims: ${Object.keys(claims).join(', ')}.`);
   } catch {
-    check('jwt', 'Access token is a JWT', 'fail', 'It cannot be decoded as a JWT: the package cannot time the proactive refresh.');
+    check(
+      'jwt',
+      'Access token is a JWT',
+      'fail',
+      'It cannot be decoded as a JWT: the package cannot time the proactive refresh.',
+    );
   }
   const exp = claims?.['exp'];
   const iat = claims?.['iat'];
   let lifetime: number | undefined;
   if (claims) {
-    if (typeof exp !== 'number') check('exp', 'exp in seconds', 'fail', 'The token has no numeric exp: the package renews it only after TOKEN_EXPIRED.');
+    if (typeof exp !== 'number')
+      check(
+        'exp',
+        'exp in seconds',
+        'fail',
+        'The token has no numeric exp: the package renews it only after TOKEN_EXPIRED.',
+      );
     else if (exp > 1e11) {
-      check('exp', 'exp in seconds', 'fail', `exp is ${exp}: milliseconds, not the seconds JWTs use; the package would take the token to live for millennia.`);
-      advice.push('Write `exp` (and `iat`) in seconds: with `exp` in milliseconds the package never refreshes before TOKEN_EXPIRED.');
+      check(
+        'exp',
+        'exp in seconds',
+        'fail',
+        `exp is ${exp}: milliseconds, not the seconds JWTs use; the package would take the token to live for millennia.`,
+      );
+      advice.push(
+        'Write `exp` (and `iat`) in seconds: with `exp` in milliseconds the package never refreshes before TOKEN_EXPIRED.',
+      );
     } else check('exp', 'exp in seconds', 'ok', `exp is ${exp}.`);
     if (typeof exp === 'number' && typeof iat === 'number' && exp < 1e11) {
       lifetime = exp - iat;
       const near = Math.abs(lifetime - 900) <= 90;
-      check('lifetime', 'Access token lifetime', near ? 'ok' : 'warn',
-        near ? `${lifetime} s: the contract's 15 minutes.` : `${lifetime} s, not the contract's 15 minutes: the package times the token from its own lifetime, so it works, but the contract says 15 minutes.`);
+      check(
+        'lifetime',
+        'Access token lifetime',
+        near ? 'ok' : 'warn',
+        near
+          ? `${lifetime} s: the contract's 15 minutes.`
+          : `${lifetime} s, not the contract's 15 minutes: the package times the token from its own lifetime, so it works, but the contract says 15 minutes.`,
+      );
       const skew = Math.round(received / 1000 - iat);
-      check('clock', "Server clock against this one", Math.abs(skew) <= 30 ? 'ok' : 'warn',
-        Math.abs(skew) <= 30 ? `iat is ${skew} s from the local clock.` : `iat is ${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} the local clock: the package times tokens from their own lifetime, so this does not matter to it; other clients may refresh at the wrong time.`);
-    } else check('lifetime', 'Access token lifetime', 'not checked', 'The token lacks a numeric iat or exp in seconds.');
+      check(
+        'clock',
+        'Server clock against this one',
+        Math.abs(skew) <= 30 ? 'ok' : 'warn',
+        Math.abs(skew) <= 30
+          ? `iat is ${skew} s from the local clock.`
+          : `iat is ${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} the local clock: the package times tokens from their own lifetime, so this does not matter to it; other clients may refresh at the wrong time.`,
+      );
+    } else
+      check('lifetime', 'Access token lifetime', 'not checked', 'The token lacks a numeric iat or exp in seconds.');
     const role = claims['role'];
     const roleLike = Object.keys(claims).find((key) => /role/i.test(key) && key !== 'role');
-    check('role', 'Role claim', typeof role === 'string' ? 'ok' : 'warn',
-      typeof role === 'string' ? `role is "${role}".` : roleLike ? `No role claim, but ${roleLike}: set \`roleClaim: '${roleLike}'\`.` : 'No role claim: useAuth().user.role will be undefined; set `roleClaim` to the claim that holds it.');
-    if (typeof role !== 'string' && roleLike) advice.push(`Set \`roleClaim: '${roleLike}'\`: the role is in that claim.`);
+    check(
+      'role',
+      'Role claim',
+      typeof role === 'string' ? 'ok' : 'warn',
+      typeof role === 'string'
+        ? `role is "${role}".`
+        : roleLike
+          ? `No role claim, but ${roleLike}: set \`roleClaim: '${roleLike}'\`.`
+          : 'No role claim: useAuth().user.role will be undefined; set `roleClaim` to the claim that holds it.',
+    );
+    if (typeof role !== 'string' && roleLike)
+      advice.push(`Set \`roleClaim: '${roleLike}'\`: the role is in that claim.`);
   }
 
   // 3. The token works, and garbage does not.
   const mine = await me(first.accessToken);
-  check('me', 'me with the access token', mine.data?.['me'] ? 'ok' : 'fail',
-    mine.data?.['me'] ? 'It answers the signed-in user.' : `It answered ${describeErrors(mine)}.`);
+  check(
+    'me',
+    'me with the access token',
+    mine.data?.['me'] ? 'ok' : 'fail',
+    mine.data?.['me'] ? 'It answers the signed-in user.' : `It answered ${describeErrors(mine)}.`,
+  );
   const garbage = await me('eyJhbGciOiJIUzI1NiJ9.e30.garbage-signature');
-  check('garbage', 'me with a garbage token', garbage.data?.['me'] ? 'fail' : 'ok',
-    garbage.data?.['me'] ? 'The server accepted a token with a forged signature.' : `Refused: ${describeErrors(garbage)}.`);
+  check(
+    'garbage',
+    'me with a garbage token',
+    garbage.data?.['me'] ? 'fail' : 'ok',
+    garbage.data?.['me']
+      ? 'The server accepted a token with a forged signature.'
+      : `Refused: ${describeErrors(garbage)}.`,
+  );
 
   // 4. Refresh, then the spent refresh token once more.
   const renewed = await refresh(first);
@@ -155,14 +222,27 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   else {
     open.delete(first);
     open.add(second);
-    check('refresh', 'refreshToken answers a new pair', second.refreshToken !== first.refreshToken ? 'ok' : 'warn',
-      second.refreshToken !== first.refreshToken ? `A new pair: ${maskToken(second.refreshToken)}.` : 'It answered the same refresh token: rotation is what makes a refresh token single use.');
+    check(
+      'refresh',
+      'refreshToken answers a new pair',
+      second.refreshToken !== first.refreshToken ? 'ok' : 'warn',
+      second.refreshToken !== first.refreshToken
+        ? `A new pair: ${maskToken(second.refreshToken)}.`
+        : 'It answered the same refresh token: rotation is what makes a refresh token single use.',
+    );
     const reused = await refresh(first);
     const again = pairOf(reused, 'refreshToken');
     if (again) {
       open.add(again);
-      check('single-use', 'The spent refresh token is refused', 'fail', 'The server renewed a refresh token it had already renewed: refresh tokens are not single use.');
-      advice.push('Refresh tokens are not single use: the package stays safe (it never sends one twice), but your server does not follow the contract, and a stolen refresh token stays usable.');
+      check(
+        'single-use',
+        'The spent refresh token is refused',
+        'fail',
+        'The server renewed a refresh token it had already renewed: refresh tokens are not single use.',
+      );
+      advice.push(
+        'Refresh tokens are not single use: the package stays safe (it never sends one twice), but your server does not follow the contract, and a stolen refresh token stays usable.',
+      );
     } else if (!refusedBy(reused)) {
       check('single-use', 'The spent refresh token is refused', 'warn', `No verdict: ${describeErrors(reused)}.`);
     } else {
@@ -182,11 +262,22 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       if (third) {
         open.delete(second);
         open.add(third);
-        check('reuse-detection', 'Reuse of a spent refresh token ends the session', 'warn', 'No: the session went on after its spent refresh token was presented. The contract does not ask for it; OAuth advises it for refresh token rotation (RFC 9700, section 4.14).');
+        check(
+          'reuse-detection',
+          'Reuse of a spent refresh token ends the session',
+          'warn',
+          'No: the session went on after its spent refresh token was presented. The contract does not ask for it; OAuth advises it for refresh token rotation (RFC 9700, section 4.14).',
+        );
       } else {
         if (refusedBy(after)) open.delete(second);
-        check('reuse-detection', 'Reuse of a spent refresh token ends the session', refusedBy(after) ? 'ok' : 'warn',
-          refusedBy(after) ? `Yes: the newest refresh token was refused next (${describeErrors(after)}).` : `Not known: ${describeErrors(after)}.`);
+        check(
+          'reuse-detection',
+          'Reuse of a spent refresh token ends the session',
+          refusedBy(after) ? 'ok' : 'warn',
+          refusedBy(after)
+            ? `Yes: the newest refresh token was refused next (${describeErrors(after)}).`
+            : `Not known: ${describeErrors(after)}.`,
+        );
       }
     }
   }
@@ -200,7 +291,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   if (!latest) check('logout', 'logout kills both tokens', 'not checked', 'No session could be had to log out.');
   else {
     const out = await post(documents.logout, { refreshToken: latest.refreshToken }, latest.accessToken);
-    if (out.failure || !out.data?.['logout']) check('logout', 'logout kills both tokens', 'fail', `logout answered ${describeErrors(out)}.`);
+    if (out.failure || !out.data?.['logout'])
+      check('logout', 'logout kills both tokens', 'fail', `logout answered ${describeErrors(out)}.`);
     else {
       open.delete(latest);
       const access = await me(latest.accessToken);
@@ -208,11 +300,20 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       const renewedAfter = pairOf(refreshed, 'refreshToken');
       if (renewedAfter) open.add(renewedAfter);
       const accessAlive = !!access.data?.['me'];
-      check('logout', 'logout kills both tokens', accessAlive || renewedAfter ? 'fail' : 'ok',
-        accessAlive ? 'The access token still worked after logout: the contract says both tokens die at once.'
-        : renewedAfter ? 'The refresh token still worked after logout.'
-        : `Both refused after logout: ${describeErrors(access)}; ${describeErrors(refreshed)}.`);
-      if (accessAlive) advice.push('logout leaves the access token alive: the package forgets it at once, but anyone who copied it can use it until it expires.');
+      check(
+        'logout',
+        'logout kills both tokens',
+        accessAlive || renewedAfter ? 'fail' : 'ok',
+        accessAlive
+          ? 'The access token still worked after logout: the contract says both tokens die at once.'
+          : renewedAfter
+            ? 'The refresh token still worked after logout.'
+            : `Both refused after logout: ${describeErrors(access)}; ${describeErrors(refreshed)}.`,
+      );
+      if (accessAlive)
+        advice.push(
+          'logout leaves the access token alive: the package forgets it at once, but anyone who copied it can use it until it expires.',
+        );
       else deadAccess(access);
     }
   }
@@ -221,10 +322,16 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const wrong = await login(`${options.password}\u0000wrong`);
   const wrongPair = pairOf(wrong, 'loginWithEmailPassword');
   if (wrongPair) open.add(wrongPair);
-  check('wrong-password', 'A wrong password is refused', wrongPair ? 'fail' : wrong.failure ? 'warn' : 'ok',
-    wrongPair ? 'The server signed in with a wrong password.' : `Refused: ${describeErrors(wrong)}.`);
+  check(
+    'wrong-password',
+    'A wrong password is refused',
+    wrongPair ? 'fail' : wrong.failure ? 'warn' : 'ok',
+    wrongPair ? 'The server signed in with a wrong password.' : `Refused: ${describeErrors(wrong)}.`,
+  );
   if (!wrongPair && !wrong.failure && wrong.errors[0]?.message) {
-    advice.push(`A wrong password shows as the server's words ("${wrong.errors[0].message}"): login() rejects with an AuthRejectedError that carries them.`);
+    advice.push(
+      `A wrong password shows as the server's words ("${wrong.errors[0].message}"): login() rejects with an AuthRejectedError that carries them.`,
+    );
   }
 
   // 7. TOKEN_EXPIRED, where tokens are short-lived enough to wait one out.
@@ -235,12 +342,22 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       await new Promise((resolve) => setTimeout(resolve, (lifetime! + 1.5) * 1000));
       const expired = await me(fresh.accessToken);
       const code = expired.errors.find((error) => error.extensions?.['code'] === 'TOKEN_EXPIRED');
-      check('token-expired', 'An expired access token gets TOKEN_EXPIRED', code ? 'ok' : 'fail',
-        code ? `After ${lifetime} s: ${describeErrors(expired)}.` : `After ${lifetime} s it answered ${describeErrors(expired)}: the package refreshes and replays only on TOKEN_EXPIRED (or isTokenExpiredError).`);
+      check(
+        'token-expired',
+        'An expired access token gets TOKEN_EXPIRED',
+        code ? 'ok' : 'fail',
+        code
+          ? `After ${lifetime} s: ${describeErrors(expired)}.`
+          : `After ${lifetime} s it answered ${describeErrors(expired)}: the package refreshes and replays only on TOKEN_EXPIRED (or isTokenExpiredError).`,
+      );
     }
   } else {
-    check('token-expired', 'An expired access token gets TOKEN_EXPIRED', 'not checked',
-      `The access token lives ${lifetime ?? 'an unknown number of'} s. By hand: sign in, wait past exp, send { me { id } } with that token, and look for extensions.code "TOKEN_EXPIRED".`);
+    check(
+      'token-expired',
+      'An expired access token gets TOKEN_EXPIRED',
+      'not checked',
+      `The access token lives ${lifetime ?? 'an unknown number of'} s. By hand: sign in, wait past exp, send { me { id } } with that token, and look for extensions.code "TOKEN_EXPIRED".`,
+    );
   }
   return finish();
 
@@ -252,20 +369,49 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     const codes = answer.errors.map((error) => `${error.extensions?.['code'] ?? ''}`);
     const words = answer.errors.map((error) => error.message ?? '').join('\n');
     if (answer.failure || (answer.status ?? 0) >= 500) {
-      return check('dead-access', title, 'warn', `The access token of a logged-out session got ${said}: an outage to the package, not a verdict. A revoked session then ends only at its next refresh.`);
+      return check(
+        'dead-access',
+        title,
+        'warn',
+        `The access token of a logged-out session got ${said}: an outage to the package, not a verdict. A revoked session then ends only at its next refresh.`,
+      );
     }
     if (answer.status === 401 || codes.includes('UNAUTHENTICATED') || codes.includes('TOKEN_EXPIRED')) {
-      return check('dead-access', title, 'ok', `The access token of a logged-out session is refused with ${said}: the package refreshes once, the refusal of that refresh ends the session at once.`);
+      return check(
+        'dead-access',
+        title,
+        'ok',
+        `The access token of a logged-out session is refused with ${said}: the package refreshes once, the refusal of that refresh ends the session at once.`,
+      );
     }
     if (codes.some((code) => code === '' || code === 'INTERNAL_SERVER_ERROR')) {
       if (speaksOfAuth(words)) {
-        return check('dead-access', title, 'ok', `The access token of a logged-out session is refused with ${said}: those words speak of a refused session, so the package checks it with a refresh at once and ends it within a round trip.`);
+        return check(
+          'dead-access',
+          title,
+          'ok',
+          `The access token of a logged-out session is refused with ${said}: those words speak of a refused session, so the package checks it with a refresh at once and ends it within a round trip.`,
+        );
       }
-      advice.push(`Your server refuses the access token of a dead session with ${said}: words the package cannot tell from a business error, so it checks such errors with a refresh at most once a minute. To end a revoked session at once, give that refusal the code UNAUTHENTICATED, or set \`isUnauthenticatedError\` to return true for it.`);
-      return check('dead-access', title, 'warn', `Refused with ${said}: a revoked session is noticed within a minute, not at once.`);
+      advice.push(
+        `Your server refuses the access token of a dead session with ${said}: words the package cannot tell from a business error, so it checks such errors with a refresh at most once a minute. To end a revoked session at once, give that refusal the code UNAUTHENTICATED, or set \`isUnauthenticatedError\` to return true for it.`,
+      );
+      return check(
+        'dead-access',
+        title,
+        'warn',
+        `Refused with ${said}: a revoked session is noticed within a minute, not at once.`,
+      );
     }
-    advice.push(`Your server refuses the access token of a dead session with ${said}: the package passes that code on as an ordinary error, so a revoked session shows signed in until its next refresh (up to 12.5 minutes). Set \`isUnauthenticatedError\` to return true for it: \`(error) => isUnauthenticatedError(error) || (CombinedGraphQLErrors.is(error) && error.errors.some((each) => each.extensions?.code === '${codes.find(Boolean)}'))\`.`);
-    check('dead-access', title, 'fail', `Refused with ${said}, a code the package takes for an ordinary error: a revoked session would go unnoticed until its next refresh.`);
+    advice.push(
+      `Your server refuses the access token of a dead session with ${said}: the package passes that code on as an ordinary error, so a revoked session shows signed in until its next refresh (up to 12.5 minutes). Set \`isUnauthenticatedError\` to return true for it: \`(error) => isUnauthenticatedError(error) || (CombinedGraphQLErrors.is(error) && error.errors.some((each) => each.extensions?.code === '${codes.find(Boolean)}'))\`.`,
+    );
+    check(
+      'dead-access',
+      title,
+      'fail',
+      `Refused with ${said}, a code the package takes for an ordinary error: a revoked session would go unnoticed until its next refresh.`,
+    );
   }
 
   async function finish(): Promise<DoctorReport> {
@@ -274,7 +420,17 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       // Refused: the pair was dead already (its session ended with another of its pairs).
       if (out.data?.['logout'] || (!out.failure && out.errors.length)) open.delete(pair);
     }
-    if (open.size) advice.push(`${open.size} session(s) the doctor opened could not be logged out: they end when their refresh tokens expire.`);
-    return { uri, checks, advice, requests: Math.min(requests, MAX_REQUESTS), loggedOut: open.size === 0, ok: !checks.some((each) => each.status === 'fail') };
+    if (open.size)
+      advice.push(
+        `${open.size} session(s) the doctor opened could not be logged out: they end when their refresh tokens expire.`,
+      );
+    return {
+      uri,
+      checks,
+      advice,
+      requests: Math.min(requests, MAX_REQUESTS),
+      loggedOut: open.size === 0,
+      ok: !checks.some((each) => each.status === 'fail'),
+    };
   }
 }

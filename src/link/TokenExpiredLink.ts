@@ -69,7 +69,11 @@ export declare namespace TokenExpiredLink {
  * replayed once; not worth a check, the failure is passed on as it came. Other errors pass through untouched.
  */
 export class TokenExpiredLink extends ApolloLink {
-  constructor({ auth, isTokenExpiredError: isExpired = isTokenExpiredError, isUnauthenticatedError: isRefused = isUnauthenticatedError }: TokenExpiredLink.Options) {
+  constructor({
+    auth,
+    isTokenExpiredError: isExpired = isTokenExpiredError,
+    isUnauthenticatedError: isRefused = isUnauthenticatedError,
+  }: TokenExpiredLink.Options) {
     super((operation, forward) =>
       defer(() => {
         let emitted = false;
@@ -77,16 +81,24 @@ export class TokenExpiredLink extends ApolloLink {
         // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
         // out would hand the consumer the same data twice.
         const verdict = (error: unknown): boolean | 'maybe' =>
-          !emitted && !operation.getContext()[REPLAYED_KEY] && (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
+          !emitted &&
+          !operation.getContext()[REPLAYED_KEY] &&
+          (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
         const replay = () => {
           operation.setContext({ [REPLAYED_KEY]: true });
           return forward(operation);
         };
         // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
-        const recover = (refused: boolean | 'maybe', error: unknown, passOn: () => Observable<ApolloLink.Result>): Observable<ApolloLink.Result> => {
+        const recover = (
+          refused: boolean | 'maybe',
+          error: unknown,
+          passOn: () => Observable<ApolloLink.Result>,
+        ): Observable<ApolloLink.Result> => {
           if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
           if (refused !== 'maybe' || !auth.check) return passOn();
-          return from(auth.check(sent(), messagesOf(error))).pipe(mergeMap((renewed) => (renewed ? replay() : passOn())));
+          return from(auth.check(sent(), messagesOf(error))).pipe(
+            mergeMap((renewed) => (renewed ? replay() : passOn())),
+          );
         };
         // A result refused: thrown, with its verdict, to leave the first attempt (unsubscribed at once) for the
         // replay or the check below, which the predicates do not run for again.
@@ -100,7 +112,8 @@ export class TokenExpiredLink extends ApolloLink {
             return result;
           }),
           catchError((error: unknown) => {
-            const args: Parameters<typeof recover> = error === refused ? refused! : [verdict(error), error, () => throwError(() => error)];
+            const args: Parameters<typeof recover> =
+              error === refused ? refused! : [verdict(error), error, () => throwError(() => error)];
             return recover(...args);
           }),
         );
@@ -110,5 +123,7 @@ export class TokenExpiredLink extends ApolloLink {
 }
 
 function messagesOf(error: unknown): string {
-  return CombinedGraphQLErrors.is(error) ? error.errors.map((each) => each.message).join('\n') : String((error as Error | undefined)?.message ?? error);
+  return CombinedGraphQLErrors.is(error)
+    ? error.errors.map((each) => each.message).join('\n')
+    : String((error as Error | undefined)?.message ?? error);
 }

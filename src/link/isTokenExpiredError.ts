@@ -29,5 +29,8 @@ export function hasErrorCode(error: unknown, code: string): boolean {
       return false;
     }
   }
-  return Array.isArray(errors) && errors.some((item) => (item as { extensions?: { code?: unknown } })?.extensions?.code === code);
+  return (
+    Array.isArray(errors) &&
+    errors.some((item) => (item as { extensions?: { code?: unknown } })?.extensions?.code === code)
+  );
 }

@@ -23,7 +23,11 @@ import { hasErrorCode } from './isTokenExpiredError';
  */
 export function isUnauthenticatedError(error: unknown): boolean | 'maybe' {
   if ((ServerError.is(error) && error.statusCode === 401) || hasErrorCode(error, 'UNAUTHENTICATED')) return true;
-  return CombinedGraphQLErrors.is(error) && error.errors.some(({ extensions }) => SAYS_NOTHING.test(`${extensions?.code ?? ''}`)) && 'maybe';
+  return (
+    CombinedGraphQLErrors.is(error) &&
+    error.errors.some(({ extensions }) => SAYS_NOTHING.test(`${extensions?.code ?? ''}`)) &&
+    'maybe'
+  );
 }
 
 // No code, or the code a framework gives every error thrown without one.

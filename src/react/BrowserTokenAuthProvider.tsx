@@ -69,7 +69,12 @@ export function BrowserTokenAuthProvider({ create, serverState, children }: Brow
 // A server render reads the state only: the provider subscribes, logs in and out in effects and handlers, which
 // a server never runs.
 function serverStandIn(state: TokenAuthState): BrowserApp {
-  const unavailable = () => Promise.reject(new Error('apollo-link-token-pair: no session on the server; BrowserTokenAuthProvider creates it in the browser.'));
+  const unavailable = () =>
+    Promise.reject(
+      new Error(
+        'apollo-link-token-pair: no session on the server; BrowserTokenAuthProvider creates it in the browser.',
+      ),
+    );
   const auth = {
     link: ApolloLink.empty(),
     getState: () => state,

@@ -5,7 +5,14 @@ import type { TokenAuth } from '../createTokenAuth';
 import type { TokenAuthState } from '../core/session/TokenAuthState';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
 
-const ME_QUERY = gql`query TokenPairMe{me{id email}}`;
+const ME_QUERY = gql`
+  query TokenPairMe {
+    me {
+      id
+      email
+    }
+  }
+`;
 
 /** Props of {@link TokenAuthProvider}. */
 export interface TokenAuthProviderProps {
@@ -50,7 +57,11 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   const client = useApolloClient();
   const userOf = (state: TokenAuthState) => (state.status === 'authenticated' && state.user?.id) || null;
   const initial = () => serverState ?? auth.getInitialState();
-  const user = useSyncExternalStore(auth.subscribe, () => userOf(auth.getState()), () => userOf(initial()));
+  const user = useSyncExternalStore(
+    auth.subscribe,
+    () => userOf(auth.getState()),
+    () => userOf(initial()),
+  );
   const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
   // `me` belongs to the signed-in user only: for another user (a login here or in another tab) it is fetched
   // again by the reset below.
@@ -84,7 +95,8 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
           error: state.error ?? null,
           login,
           logout,
-          hasRole: (wanted) => role !== undefined && (typeof wanted === 'string' ? wanted === role : wanted.includes(role)),
+          hasRole: (wanted) =>
+            role !== undefined && (typeof wanted === 'string' ? wanted === role : wanted.includes(role)),
           auth,
         };
         last = { state, me, value };
@@ -138,9 +150,12 @@ function reset(client: ApolloClient): Promise<void> {
       cleared = true;
       resolve();
     });
-    client.resetStore().then(off, (error: unknown) => {
-      off();
-      if (!cleared) console.error('apollo-link-token-pair: resetStore failed after the session ended.', error);
-    }).finally(resolve);
+    client
+      .resetStore()
+      .then(off, (error: unknown) => {
+        off();
+        if (!cleared) console.error('apollo-link-token-pair: resetStore failed after the session ended.', error);
+      })
+      .finally(resolve);
   });
 }

@@ -6,7 +6,11 @@
  * @module apollo-link-token-pair/react
  */
 export { TokenAuthProvider, type TokenAuthProviderProps } from './TokenAuthProvider';
-export { BrowserTokenAuthProvider, type BrowserTokenAuthProviderProps, type BrowserApp } from './BrowserTokenAuthProvider';
+export {
+  BrowserTokenAuthProvider,
+  type BrowserTokenAuthProviderProps,
+  type BrowserApp,
+} from './BrowserTokenAuthProvider';
 export { useAuth } from './useAuth';
 export { AuthGate, type AuthGateProps } from './AuthGate';
 export type { AuthContextValue, Me } from './AuthContext';

@@ -50,13 +50,25 @@ export interface CookieSession {
 /** What a rotation, or a look at a cookie, came to: a session, or a refusal (with the cookie to keep, when it changed). */
 export type Outcome =
   | { readonly session: CookieSession }
-  | { readonly error: TokenHandlerError; readonly status: number; readonly keep?: CookieSession; readonly replaced?: true };
+  | {
+      readonly error: TokenHandlerError;
+      readonly status: number;
+      readonly keep?: CookieSession;
+      readonly replaced?: true;
+    };
 
 export const UNAVAILABLE = 503;
 
 /** A refusal with its status, code and message. */
-export const refusal = (status: number, code: string, message: string): Outcome => ({ status, error: { code, message } });
+export const refusal = (status: number, code: string, message: string): Outcome => ({
+  status,
+  error: { code, message },
+});
 
 /** The refusal of a call that got no verdict: the upstream (or the cache) could not be reached. */
 export const unavailable = (error: unknown): Outcome =>
-  refusal(UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', `The auth service could not be reached: ${(error as Error)?.message ?? error}`);
+  refusal(
+    UNAVAILABLE,
+    'UPSTREAM_UNAVAILABLE',
+    `The auth service could not be reached: ${(error as Error)?.message ?? error}`,
+  );

@@ -60,7 +60,12 @@ export function createRotator(options: RotatorOptions): Rotator {
   // rather than spend its token again once Redis is back.
   const unkept = new Map<string, { outcome: Outcome; until: number }>();
 
-  async function rotateShared(key: string, session: CookieSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome> {
+  async function rotateShared(
+    key: string,
+    session: CookieSession,
+    upstream: TokenAuthTransport,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
     try {
       // Another instance renewing it answers with its outcome; one whose refresh failed lets go of its claim
       // without one, and this request takes it over rather than wait out the bound.
@@ -69,7 +74,8 @@ export function createRotator(options: RotatorOptions): Rotator {
         const kept = await newest(key);
         if (kept) return kept;
         if (await cache.claim(key, timeout + 1000)) break;
-        if (now() >= until) return unavailable(new Error('another instance renewing this session did not finish in time'));
+        if (now() >= until)
+          return unavailable(new Error('another instance renewing this session did not finish in time'));
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       // A rotation that finished between the look-up and the claim kept its outcome before letting go of its claim.
@@ -94,7 +100,10 @@ export function createRotator(options: RotatorOptions): Rotator {
       // An uncertain refusal is no verdict yet: the cookie counts it, and the third in a row is one.
       const strikes = (session.n ?? 0) + 1;
       if (!AuthRejectedError.is(error) || (error.uncertain && strikes < REFUSALS)) {
-        await cache.put(`${key}:sent`, '', 1).then(() => cache.release(key)).catch(report);
+        await cache
+          .put(`${key}:sent`, '', 1)
+          .then(() => cache.release(key))
+          .catch(report);
         return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
       }
     }
@@ -105,12 +114,17 @@ export function createRotator(options: RotatorOptions): Rotator {
       : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
     // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
     // make later requests wait for a rotation that is over.
-    if (await keep(key, outcome, pair ? graceTime : options.refusalTime(session))) await cache.release(key).catch(report);
+    if (await keep(key, outcome, pair ? graceTime : options.refusalTime(session)))
+      await cache.release(key).catch(report);
     return outcome;
   }
 
   async function lose(key: string, session: CookieSession): Promise<Outcome> {
-    const outcome = refusal(401, 'SESSION_LOST', 'The session could not be renewed: its refresh token was sent before, and the answer is lost. Sign in again.');
+    const outcome = refusal(
+      401,
+      'SESSION_LOST',
+      'The session could not be renewed: its refresh token was sent before, and the answer is lost. Sign in again.',
+    );
     if (await keep(key, outcome, options.refusalTime(session))) await cache.release(key).catch(report);
     return outcome;
   }
@@ -175,8 +189,17 @@ export function createRotator(options: RotatorOptions): Rotator {
     settled: (key) => running.get(key) ?? Promise.resolve(),
     // The note is no secret (a key is a digest). A cache that fails it fails the rotation that follows, which
     // reports it; one that cannot say hands out the pair, as it did before the note.
-    refuse: async (key) => void (running.has(key) || (await cache.put(`${key}:refused`, '1', Math.max(graceTime, timeout + 1000)).catch(() => {}))),
-    refused: async (key) => running.has(key) || cache.get(`${key}:refused`).then((note) => note !== null, () => false),
+    refuse: async (key) =>
+      void (
+        running.has(key) ||
+        (await cache.put(`${key}:refused`, '1', Math.max(graceTime, timeout + 1000)).catch(() => {}))
+      ),
+    refused: async (key) =>
+      running.has(key) ||
+      cache.get(`${key}:refused`).then(
+        (note) => note !== null,
+        () => false,
+      ),
   };
 }
 

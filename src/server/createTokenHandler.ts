@@ -4,7 +4,15 @@ import { keyOf, pairOf, createRotator } from './createRotator';
 import { createRequestGuard, type GuardedRequest } from './guardRequest';
 import { jsonResponse as json } from './jsonResponse';
 import type { LoginAttempt, LoginThrottle } from './LoginThrottle';
-import { type CookieSession, type Outcome, refusal, type TokenHandlerError, type TokenHandlerUser, UNAVAILABLE, unavailable } from './Outcome';
+import {
+  type CookieSession,
+  type Outcome,
+  refusal,
+  type TokenHandlerError,
+  type TokenHandlerUser,
+  UNAVAILABLE,
+  unavailable,
+} from './Outcome';
 import { processWide } from './processWide';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
 import type { Secrets } from './sealCookie';
@@ -167,7 +175,9 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const {
     basePath = '/auth',
     // One process's handlers share one memory cache (a handler given its own clock, in tests, keeps its own).
-    cache = options.now ? createMemoryRotationCache(options.now) : processWide('rotation-cache', createMemoryRotationCache),
+    cache = options.now
+      ? createMemoryRotationCache(options.now)
+      : processWide('rotation-cache', createMemoryRotationCache),
     graceTime = 30_000,
     minTokenLife = 180_000,
     timeout = 10_000,
@@ -181,7 +191,13 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     ? `The token handler has no \`${unset.join('` and no `')}\`: set ${unset.map((option) => (option === 'uri' ? 'the upstream GraphQL URL' : 'a secret of at least 32 bytes (`openssl rand -base64 32`)')).join(' and ')} in createTokenHandler.`
     : undefined;
   const secret = options.secret ?? new Uint8Array(32);
-  const cookie = createSessionCookie({ name: options.cookie?.name ?? (secure ? '__Host-token-pair' : 'token-pair'), secret, secure, sameSite, now });
+  const cookie = createSessionCookie({
+    name: options.cookie?.name ?? (secure ? '__Host-token-pair' : 'token-pair'),
+    secret,
+    secure,
+    sameSite,
+    now,
+  });
   const trustProxy = options.trustProxy ?? false;
   // Cookies whose logout is in flight in this process.
   const ending = processWide('ending', () => new Set<string>());
@@ -200,12 +216,22 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   // A refusal is kept for as long as the access token of the cookie it refuses could still be handed out: a
   // logout whose answer never reached the browser (the tab closed) leaves that cookie in place.
   const refusalTime = (session: CookieSession) => Math.max(graceTime, getTokenLife(session, now()).left);
-  const rotator = createRotator({ cache, secret, timeout, graceTime, sessionLife: maxAge * 1000, refusalTime, now, report });
+  const rotator = createRotator({
+    cache,
+    secret,
+    timeout,
+    graceTime,
+    sessionLife: maxAge * 1000,
+    refusalTime,
+    now,
+    report,
+  });
   const signal = () => AbortSignal.timeout(timeout);
   // The upstream, as called for `request`: with the client's address, so that the service's own throttling
   // sees the user and not the handler.
   const upstreamFor = (request: Pick<Request, 'headers'>) => {
-    const { forwardedFor } = request instanceof Request ? getClientAddress(request, trustProxy) : { forwardedFor: undefined };
+    const { forwardedFor } =
+      request instanceof Request ? getClientAddress(request, trustProxy) : { forwardedFor: undefined };
     const headers = forwardedFor ? { ...options.headers, 'x-forwarded-for': forwardedFor } : options.headers;
     return createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers, documents: options.documents });
   };
@@ -218,7 +244,8 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   async function readSession(headers: Headers, leaving = false): Promise<CookieSession | Outcome | null> {
     const opened = await cookie.open(headers);
     if (!opened) return null;
-    if (!leaving && ending.has(opened.value)) return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
+    if (!leaving && ending.has(opened.value))
+      return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
     const { session } = opened;
     if (!session) return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
     if (session.e <= now()) return refusal(401, 'SESSION_EXPIRED', 'The session has expired: sign in again.');
@@ -239,7 +266,11 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   // rotated when it is that token; otherwise it is handed out, with no upstream call, while it is fresh and
   // no page reported it refused. So only the session's current token can cause a rotation, and a token a page
   // reported refused is never handed out again.
-  async function current(request: Pick<Request, 'headers'>, found: CookieSession, presented?: unknown): Promise<{ outcome: Outcome; renewed: boolean }> {
+  async function current(
+    request: Pick<Request, 'headers'>,
+    found: CookieSession,
+    presented?: unknown,
+  ): Promise<{ outcome: Outcome; renewed: boolean }> {
     // A session ended here (a logout) or refused upstream within graceTime is not handed out again.
     const kept = await rotator.newest(await keyOf(found.r)).catch(() => undefined);
     if (kept && !('session' in kept)) return { outcome: kept, renewed: false };
@@ -248,21 +279,32 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     // Noted until the rotation's outcome is kept, so that a request that presents an older token meanwhile, here
     // or on another instance, joins the rotation.
     if (newest.a === presented) await rotator.refuse(key);
-    else if (fresh(newest) && !(await rotator.refused(key))) return { outcome: { session: newest }, renewed: newest !== found };
+    else if (fresh(newest) && !(await rotator.refused(key)))
+      return { outcome: { session: newest }, renewed: newest !== found };
     const outcome = await rotator.rotate(newest, upstreamFor(request), signal());
     return { outcome, renewed: 'session' in outcome && outcome.session.r !== found.r };
   }
 
   // What a request whose cookie holds `found` gets: the outcome, with the cookies to send back (a renewed one,
   // or those that clear a session refused for good). `/refresh` and server renders share it.
-  async function resolve(request: Pick<Request, 'headers'>, found: CookieSession | Outcome, presented?: unknown): Promise<{ outcome: Outcome; cookies: string[] }> {
-    const { outcome, renewed } = 'r' in found ? await current(request, found, presented) : { outcome: found, renewed: false };
+  async function resolve(
+    request: Pick<Request, 'headers'>,
+    found: CookieSession | Outcome,
+    presented?: unknown,
+  ): Promise<{ outcome: Outcome; cookies: string[] }> {
+    const { outcome, renewed } =
+      'r' in found ? await current(request, found, presented) : { outcome: found, renewed: false };
     const { headers } = request;
     if ('session' in outcome) {
       // Sealed with an older secret of the ring: sealed again with the newest.
       if (!renewed && !('r' in found && resealing.has(found))) return { outcome, cookies: [] };
       const cookies = await cookie.write(outcome.session, headers);
-      return cookies ? { outcome, cookies } : { outcome: tooLarge(`a renewed access token of ${outcome.session.a.length} bytes`), cookies: cookie.clear(headers) };
+      return cookies
+        ? { outcome, cookies }
+        : {
+            outcome: tooLarge(`a renewed access token of ${outcome.session.a.length} bytes`),
+            cookies: cookie.clear(headers),
+          };
     }
     if (outcome.status === 401) return { outcome, cookies: outcome.replaced ? [] : cookie.clear(headers) };
     return { outcome, cookies: (outcome.keep && (await cookie.write(outcome.keep, headers))) || [] };
@@ -308,7 +350,12 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
       const user = (reply as { user?: TokenHandlerUser }).user;
       const pair = pairOf(reply);
       if (!pair) return answer({ outcome: unavailable(new Error('the login answer carried no pair')), cookies: [] });
-      session = { ...pair, ...(user && { u: { id: String(user.id), email: user.email, role: user.role } }), t: now(), e: now() + maxAge * 1000 };
+      session = {
+        ...pair,
+        ...(user && { u: { id: String(user.id), email: user.email, role: user.role } }),
+        t: now(),
+        e: now() + maxAge * 1000,
+      };
     } catch (error) {
       if (AuthRejectedError.is(error)) {
         await record(attempt, 'refused');
@@ -344,7 +391,9 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     if (!verdict) return;
     const seconds = Math.max(1, Math.ceil(verdict.retryAfter / 1000));
     const message = `Too many sign-in attempts: try again in ${seconds} s.`;
-    return json(429, { error: { code: 'TOO_MANY_ATTEMPTS', message, retryAfter: seconds * 1000 } }, [], { 'retry-after': String(seconds) });
+    return json(429, { error: { code: 'TOO_MANY_ATTEMPTS', message, retryAfter: seconds * 1000 } }, [], {
+      'retry-after': String(seconds),
+    });
   }
 
   async function record(attempt: LoginAttempt, outcome: 'accepted' | 'refused'): Promise<void> {
@@ -357,7 +406,12 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
 
   async function refresh(request: Request, { body }: GuardedRequest): Promise<Response> {
     const found = await readSession(request.headers);
-    if (!found) return json(200, { accessToken: null, user: null, error: { code: 'NO_SESSION', message: 'Nobody is signed in.' } });
+    if (!found)
+      return json(200, {
+        accessToken: null,
+        user: null,
+        error: { code: 'NO_SESSION', message: 'Nobody is signed in.' },
+      });
     return answer(await resolve(request, found, body.accessToken));
   }
 
@@ -372,7 +426,11 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     if (value) ending.delete(value);
     const cleared = cookie.clear(request.headers);
     if (!revoked) {
-      return json(UNAVAILABLE, { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'Signed out here; the auth service could not be told.' } }, cleared);
+      return json(
+        UNAVAILABLE,
+        { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'Signed out here; the auth service could not be told.' } },
+        cleared,
+      );
     }
     return json(200, { ok: true }, cleared);
   }
@@ -396,8 +454,14 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     const found = await readSession(request.headers);
     if (!found) return { accessToken: null, user: null, setCookie: [] };
     const { outcome, cookies } = await resolve(request, found);
-    if ('session' in outcome) return { accessToken: outcome.session.a, user: outcome.session.u ?? null, setCookie: cookies };
-    return { accessToken: null, user: null, setCookie: cookies, ...(outcome.status !== 401 && { error: outcome.error }) };
+    if ('session' in outcome)
+      return { accessToken: outcome.session.a, user: outcome.session.u ?? null, setCookie: cookies };
+    return {
+      accessToken: null,
+      user: null,
+      setCookie: cookies,
+      ...(outcome.status !== 401 && { error: outcome.error }),
+    };
   }
 
   return Object.assign(handle, { basePath, getServerSession });

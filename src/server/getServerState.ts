@@ -23,7 +23,12 @@ export function getServerState(accessToken: string | null | undefined, roleClaim
     const role = claims[roleClaim];
     return {
       status: 'authenticated',
-      user: { id: String(sub), ...(typeof email === 'string' && { email }), role: typeof role === 'string' ? role : undefined, claims },
+      user: {
+        id: String(sub),
+        ...(typeof email === 'string' && { email }),
+        role: typeof role === 'string' ? role : undefined,
+        claims,
+      },
     };
   } catch {
     return { status: 'unauthenticated', user: null };

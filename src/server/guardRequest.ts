@@ -61,20 +61,33 @@ export function createRequestGuard(options: RequestGuardOptions): {
     async check(request) {
       const url = new URL(request.url);
       const route = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length + 1) : '';
-      if (!ROUTES.has(route)) return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `No route ${url.pathname}.` } });
+      if (!ROUTES.has(route))
+        return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `No route ${url.pathname}.` } });
       if (request.method === 'OPTIONS' && allowed.has(request.headers.get('origin')!)) {
         return new Response(null, {
           status: 204,
-          headers: { 'access-control-allow-methods': 'POST', 'access-control-allow-headers': `content-type, ${TOKEN_HANDLER_HEADER}`, 'access-control-max-age': '600' },
+          headers: {
+            'access-control-allow-methods': 'POST',
+            'access-control-allow-headers': `content-type, ${TOKEN_HANDLER_HEADER}`,
+            'access-control-max-age': '600',
+          },
         });
       }
       if (request.method !== 'POST') {
-        return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${url.pathname} accepts POST.` } }, [], { allow: 'POST' });
+        return jsonResponse(
+          405,
+          { error: { code: 'METHOD_NOT_ALLOWED', message: `${url.pathname} accepts POST.` } },
+          [],
+          { allow: 'POST' },
+        );
       }
       const forbidden = refuse(request, url);
       if (forbidden) return jsonResponse(403, { error: { code: 'FORBIDDEN', message: forbidden } });
       const text = await readBody(request);
-      if (text === undefined) return jsonResponse(413, { error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` } });
+      if (text === undefined)
+        return jsonResponse(413, {
+          error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` },
+        });
       let body: unknown = {};
       try {
         if (text) body = JSON.parse(text);
@@ -82,7 +95,9 @@ export function createRequestGuard(options: RequestGuardOptions): {
         body = undefined;
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        return jsonResponse(400, { error: { code: 'BAD_REQUEST', message: 'The body must be a JSON object of at most 16 kB.' } });
+        return jsonResponse(400, {
+          error: { code: 'BAD_REQUEST', message: 'The body must be a JSON object of at most 16 kB.' },
+        });
       }
       return { route: route as TokenHandlerRoute, body: body as Record<string, unknown> };
     },

@@ -28,7 +28,7 @@ const encoder = new TextEncoder();
  */
 export function createCookieSealer(secrets: Secrets, purpose: string): CookieSealer {
   const ring = (Array.isArray(secrets) ? secrets : [secrets]) as readonly unknown[];
-  if (!ring.length) throw new Error('The token handler\'s `secret` list is empty: give it at least one secret.');
+  if (!ring.length) throw new Error("The token handler's `secret` list is empty: give it at least one secret.");
   const additionalData = encoder.encode(`${VERSION}:${purpose}`);
   const keys = ring.map((secret, index) => keyOf(secret, index));
   return {
@@ -46,7 +46,11 @@ export function createCookieSealer(secrets: Secrets, purpose: string): CookieSea
       if (version !== VERSION || !iv || !data) return undefined;
       for (const [index, key] of keys.entries()) {
         try {
-          const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64Url(iv), additionalData }, await key, fromBase64Url(data));
+          const plain = await crypto.subtle.decrypt(
+            { name: 'AES-GCM', iv: fromBase64Url(iv), additionalData },
+            await key,
+            fromBase64Url(data),
+          );
           return { value: JSON.parse(new TextDecoder().decode(plain)) as T, stale: index > 0 };
         } catch {
           // Not this secret's: the next one may open it.
@@ -68,7 +72,12 @@ function keyOf(secret: unknown, index: number): Promise<CryptoKey> {
     .importKey('raw', raw as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveKey'])
     .then((material) =>
       crypto.subtle.deriveKey(
-        { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode('apollo-link-token-pair cookie') },
+        {
+          name: 'HKDF',
+          hash: 'SHA-256',
+          salt: new Uint8Array(0),
+          info: encoder.encode('apollo-link-token-pair cookie'),
+        },
         material,
         { name: 'AES-GCM', length: 256 },
         false,

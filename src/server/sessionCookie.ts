@@ -70,7 +70,8 @@ export function createSessionCookie({ name, secret, secure, sameSite, now }: Ses
     if (names.size !== pairs.length || (names.has(name) && names.size > 1)) return '';
     if (names.has(name)) return pairs[0]![1].length + name.length > COOKIE_BYTES ? '' : pairs[0]![1];
     const parts: string[] = [];
-    for (let index = 0; index < MAX_CHUNKS && names.has(chunk(index)); index++) parts.push(pairs.find(([key]) => key === chunk(index))![1]);
+    for (let index = 0; index < MAX_CHUNKS && names.has(chunk(index)); index++)
+      parts.push(pairs.find(([key]) => key === chunk(index))![1]);
     return parts.length === names.size && parts.every((part) => part.length <= chunkSize) ? parts.join('') : '';
   }
 
@@ -92,7 +93,10 @@ export function createSessionCookie({ name, secret, secure, sameSite, now }: Ses
       }
       const count = Math.ceil(sealed.length / chunkSize);
       if (count > MAX_CHUNKS) return undefined;
-      const chunks = Array.from({ length: count }, (_, index) => `${chunk(index)}=${sealed.slice(index * chunkSize, (index + 1) * chunkSize)}; ${life}`);
+      const chunks = Array.from(
+        { length: count },
+        (_, index) => `${chunk(index)}=${sealed.slice(index * chunkSize, (index + 1) * chunkSize)}; ${life}`,
+      );
       const kept = new Set(Array.from({ length: count }, (_, index) => chunk(index)));
       return [...chunks, ...stale.filter((key) => !kept.has(key)).map(cleared)];
     },

@@ -31,25 +31,41 @@ export function toNodeHandler(
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   return async (req, res, next) => {
     try {
-      const forwarded = (name: string) => (options.trustProxy ? String(req.headers[name] ?? '').split(',')[0]?.trim() : '');
-      const scheme = forwarded('x-forwarded-proto') || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+      const forwarded = (name: string) =>
+        options.trustProxy
+          ? String(req.headers[name] ?? '')
+              .split(',')[0]
+              ?.trim()
+          : '';
+      const scheme =
+        forwarded('x-forwarded-proto') || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
       const host = forwarded('x-forwarded-host') || req.headers.host || 'localhost';
       // Express strips a mount path from `url`; `originalUrl` keeps it.
       const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', `${scheme}://${host}`);
       if (next && handler.basePath && !url.pathname.startsWith(`${handler.basePath}/`)) return next();
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
-        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
+        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+          headers.append(name, item);
       }
       const tooLarge = () => {
         // Answered before the rest is read; the connection goes, so nothing more of it is taken in.
         res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` } }), () => req.destroy());
+        res.end(
+          JSON.stringify({
+            error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` },
+          }),
+          () => req.destroy(),
+        );
       };
       if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge();
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readNodeBody(req);
       if (body === null) return tooLarge();
-      const request = new Request(url, { method: req.method, headers, ...(body?.length && { body: new Uint8Array(body) }) });
+      const request = new Request(url, {
+        method: req.method,
+        headers,
+        ...(body?.length && { body: new Uint8Array(body) }),
+      });
       // The client's address for the handler (a Fetch Request has none): the peer, which a browser cannot forge.
       if (req.socket.remoteAddress) peerAddresses.set(request, req.socket.remoteAddress);
       const response = await handler(request);

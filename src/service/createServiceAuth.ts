@@ -137,7 +137,11 @@ export function createServiceAuth(options: ServiceAuthOptions): ServiceAuth {
             error(error: unknown) {
               // Only a session the service ended is signed in again: a logout is final, and a login as another
               // account is the app's own doing.
-              if (!retried && SessionEndedError.is(error) && (error.reason === 'rejected' || error.reason === 'no-session')) {
+              if (
+                !retried &&
+                SessionEndedError.is(error) &&
+                (error.reason === 'rejected' || error.reason === 'no-session')
+              ) {
                 retried = true;
                 run();
               } else observer.error(error);

@@ -157,8 +157,13 @@ export function createSubscriptionEndpoint(options: SubscriptionServerOptions): 
           if (authorization === undefined) return true;
           try {
             const { claims } = await service.authenticate(String(authorization));
-            const connection: Connection = { socket, authorization: String(authorization), expired: new AbortController() };
-            if (claims.exp !== undefined) connection.timer = clock.setTimeout(() => expire(connection), claims.exp * 1000 - clock.now());
+            const connection: Connection = {
+              socket,
+              authorization: String(authorization),
+              expired: new AbortController(),
+            };
+            if (claims.exp !== undefined)
+              connection.timer = clock.setTimeout(() => expire(connection), claims.exp * 1000 - clock.now());
             connections.set(socket, connection);
             return true;
           } catch (error) {

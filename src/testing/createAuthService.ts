@@ -19,7 +19,6 @@ export interface RequestContext {
   hung?: () => void;
 }
 
-
 /** Lifetimes (seconds) that override the service defaults for one pair. */
 export interface TokenTtls {
   accessTokenTtl?: number;

@@ -167,7 +167,12 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
 
     const failure = takeFailure(faults, body.requests.flatMap(topLevelFields));
     if (failure !== undefined) {
-      return answer(new Response(failure.body, { status: failure.status, headers: { 'content-type': failure.contentType ?? 'application/json' } }));
+      return answer(
+        new Response(failure.body, {
+          status: failure.status,
+          headers: { 'content-type': failure.contentType ?? 'application/json' },
+        }),
+      );
     }
 
     // One context for a batch: one lost answer loses the whole HTTP response.
@@ -235,14 +240,20 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
   }
 
   async function fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const request = new Request(typeof input === 'string' || input instanceof URL ? new URL(input, ANY_ORIGIN) : input, init);
+    const request = new Request(
+      typeof input === 'string' || input instanceof URL ? new URL(input, ANY_ORIGIN) : input,
+      init,
+    );
     const { signal } = request;
     signal.throwIfAborted();
     let abort!: () => void;
     const aborted = new Promise<never>((_, reject) => (abort = () => reject(signal.reason)));
     signal.addEventListener('abort', abort, { once: true });
-    const response = await Promise.race([served(request), aborted]).finally(() => signal.removeEventListener('abort', abort));
-    if (response === 'lost') throw new TypeError('fetch failed', { cause: new Error('The test server lost the answer') });
+    const response = await Promise.race([served(request), aborted]).finally(() =>
+      signal.removeEventListener('abort', abort),
+    );
+    if (response === 'lost')
+      throw new TypeError('fetch failed', { cause: new Error('The test server lost the answer') });
     return response;
   }
 
@@ -289,7 +300,9 @@ function answer(response: Response): Response {
 }
 
 function json(status: number, body: unknown): Response {
-  return answer(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } }));
+  return answer(
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } }),
+  );
 }
 
 function error(status: number, code: string, message: string): Response {

@@ -40,7 +40,11 @@ interface Timer {
 // Without `setImmediate` (a browser, jest's jsdom environment), a message through a channel of its own: fake
 // timers leave `MessageChannel` alone.
 const realYield: (resume: () => void) => void =
-  typeof setImmediate === 'function' ? setImmediate : typeof MessageChannel === 'function' ? yieldThroughChannel : setTimeout.bind(globalThis);
+  typeof setImmediate === 'function'
+    ? setImmediate
+    : typeof MessageChannel === 'function'
+      ? yieldThroughChannel
+      : setTimeout.bind(globalThis);
 
 function yieldThroughChannel(resume: () => void): void {
   const { port1, port2 } = new MessageChannel();
@@ -83,7 +87,7 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
 
   // Yields to the event loop until the tracked work is done and a few turns pass with nothing new to wait for.
   async function settle(): Promise<void> {
-    for (let quiet = 0; quiet < 3; ) {
+    for (let quiet = 0; quiet < 3;) {
       await turn();
       if (work.size === 0) quiet += 1;
       else {
@@ -96,7 +100,8 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
   function due(until: number): Timer | undefined {
     let first: Timer | undefined;
     for (const timer of timers.values()) {
-      if (timer.at <= until && (!first || timer.at < first.at || (timer.at === first.at && timer.seq < first.seq))) first = timer;
+      if (timer.at <= until && (!first || timer.at < first.at || (timer.at === first.at && timer.seq < first.seq)))
+        first = timer;
     }
     return first;
   }

@@ -40,10 +40,13 @@ const HEADER = toBase64Url(new TextEncoder().encode(JSON.stringify({ alg: 'HS256
  * HS256 through WebCrypto, so the server runs unchanged in Node and in a browser (under MSW).
  */
 export function createTokenSigner(secret: Uint8Array, now: () => number): TokenSigner {
-  const key = crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
+  const key = crypto.subtle.importKey(
+    'raw',
+    secret as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
 
   async function sign(claims: Record<string, unknown>, ttlSeconds: number): Promise<string> {
     const iat = Math.floor(now() / 1000);

@@ -5,11 +5,7 @@
  * @packageDocumentation
  * @module apollo-link-token-pair/testing
  */
-export {
-  createTestAuthServer,
-  type TestAuthServer,
-  type TestAuthServerOptions,
-} from './createTestAuthServer';
+export { createTestAuthServer, type TestAuthServer, type TestAuthServerOptions } from './createTestAuthServer';
 export type { TestAuthServerStats } from './stats';
 export type { TestAuthServerFaults } from './faults';
 export type { SubscriptionServer, WsExpiry } from './attachSubscriptions';

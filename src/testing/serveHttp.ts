@@ -50,7 +50,9 @@ export async function serveHttp(
     origin: `http://${urlHost}:${(server.address() as AddressInfo).port}`,
     async close() {
       if (!server.listening) return;
-      const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
       server.closeAllConnections();
       await closed;
     },

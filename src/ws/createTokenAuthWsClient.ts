@@ -1,6 +1,21 @@
-import { createClient, type Client, type ClientOptions, type FormattedExecutionResult, type Sink, type SubscribePayload } from 'graphql-ws';
+import {
+  createClient,
+  type Client,
+  type ClientOptions,
+  type FormattedExecutionResult,
+  type Sink,
+  type SubscribePayload,
+} from 'graphql-ws';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { getRetryDelay, IS_TOKEN_EXPIRED, SessionEndedError, systemClock, TokenRefusedError, type Clock, type TokenAuth } from '../index';
+import {
+  getRetryDelay,
+  IS_TOKEN_EXPIRED,
+  SessionEndedError,
+  systemClock,
+  TokenRefusedError,
+  type Clock,
+  type TokenAuth,
+} from '../index';
 
 /** Options of {@link createTokenAuthWsClient}: graphql-ws's own, and how the socket follows the session. */
 export interface TokenAuthWsClientOptions extends ClientOptions {
@@ -86,7 +101,13 @@ const FRESH = 5_000;
  * ```
  */
 export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsClientOptions): Client {
-  const { restartOnRefresh = true, authRetryAttempts = 5, authRetryDelay = getRetryDelay, clock = systemClock, shouldRetry = () => true } = options;
+  const {
+    restartOnRefresh = true,
+    authRetryAttempts = 5,
+    authRetryDelay = getRetryDelay,
+    clock = systemClock,
+    shouldRetry = () => true,
+  } = options;
   // Each running subscription's end; with `again`, it leaves its stream and subscribes again instead.
   const running = new Set<(outcome: Outcome, again?: boolean) => void>();
   // Whose subscriptions run: `null` signed out, `undefined` while the session loads. Those started signed out or
@@ -96,7 +117,9 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   let opening: Socket | undefined;
   // Ends graphql-ws's wait before its next attempt.
   let wake = noop;
-  const isExpired = (auth as unknown as Record<symbol, ((error: unknown, operation: never) => boolean) | undefined>)[IS_TOKEN_EXPIRED];
+  const isExpired = (auth as unknown as Record<symbol, ((error: unknown, operation: never) => boolean) | undefined>)[
+    IS_TOKEN_EXPIRED
+  ];
 
   const client = createClient({
     // A server that is down or restarting refuses the connection (an error event, not a close, which graphql-ws
@@ -114,7 +137,9 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       const { connectionParams: own } = options;
       const params = typeof own === 'function' ? await own() : own;
       // Never throws: graphql-ws would close with 4005, which it does not retry.
-      const token = await auth.getAccessToken().catch((error: unknown) => (SessionEndedError.is(error) ? null : undefined));
+      const token = await auth
+        .getAccessToken()
+        .catch((error: unknown) => (SessionEndedError.is(error) ? null : undefined));
       connection = { token };
       // No token to be had (a refresh that failed without a verdict): a refusal, resumed like the server's.
       if (token === undefined) socket?.close(4401, 'No access token');
@@ -167,7 +192,8 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     const { operationName, variables } = payload;
     const expired = (errors: unknown) =>
       isExpired
-        ? Array.isArray(errors) && isExpired(new CombinedGraphQLErrors({ errors }, errors), { operationName, variables } as never)
+        ? Array.isArray(errors) &&
+          isExpired(new CombinedGraphQLErrors({ errors }, errors), { operationName, variables } as never)
         : hasExpiredToken(errors);
     let attempts = 0;
     let leave = noop;
@@ -179,7 +205,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     const end = (outcome: Outcome, again?: boolean) => {
       clock.clearTimeout(timer);
       leave();
-      if (again) return (attempts = 0), start();
+      if (again) return ((attempts = 0), start());
       if (!running.delete(end)) return;
       if (outcome) sink.error(outcome.error);
       else sink.complete();
@@ -222,7 +248,8 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       const stream = leave;
       const over = () => !running.has(end) || leave !== stream;
       const refused = connection?.token;
-      if (renewed && renewed.token === refused && clock.now() < renewed.until) return end({ error: new TokenRefusedError(refusal) });
+      if (renewed && renewed.token === refused && clock.now() < renewed.until)
+        return end({ error: new TokenRefusedError(refusal) });
       for (;;) {
         if (++attempts > authRetryAttempts) return end({ error: refusal });
         if (attempts > 1) {
@@ -240,7 +267,10 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
             // A token already past its own `exp` (an answer read late, in a page that was frozen, then shared with
             // this one) may well be refused as expired: that is no sign of a server that refuses its own tokens.
             const dead = Number(user?.claims['exp']) * 1000 <= now;
-            renewed = { token: await auth.getAccessToken(), until: dead ? now : now + Math.min(FRESH, (expiresAt - now) / 2) };
+            renewed = {
+              token: await auth.getAccessToken(),
+              until: dead ? now : now + Math.min(FRESH, (expiresAt - now) / 2),
+            };
           }
           break;
         } catch (error) {

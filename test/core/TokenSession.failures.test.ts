@@ -20,7 +20,11 @@ describe('a refresh answer that spent the token but cannot be used', () => {
     const refresh = session.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     stub.last('refreshToken').respond({ data: { refreshToken: { accessToken: 'not-a-jwt', refreshToken: 'r2' } } });
-    expect(await refresh).toMatchObject({ name: 'SessionEndedError', reason: 'rejected', cause: { name: 'AuthRequestError' } });
+    expect(await refresh).toMatchObject({
+      name: 'SessionEndedError',
+      reason: 'rejected',
+      cause: { name: 'AuthRequestError' },
+    });
     await vi.advanceTimersByTimeAsync(60 * MINUTE);
     expect(stub.of('refreshToken').map((call) => call.variables.token)).toEqual([spent]);
     expect(session.getState().status).toBe('unauthenticated');
@@ -32,7 +36,11 @@ describe('a refresh answer that spent the token but cannot be used', () => {
 describe('app callbacks that throw', () => {
   it('cannot stop a rotation half way: the new pair is used and stored, and the failure goes to onError', async () => {
     const boom = new Error('listener bug');
-    const { session, stub, store, onError } = await loggedIn({ onRefresh: () => { throw boom; } });
+    const { session, stub, store, onError } = await loggedIn({
+      onRefresh: () => {
+        throw boom;
+      },
+    });
     session.subscribe(() => {
       throw boom;
     });
@@ -52,7 +60,13 @@ describe('app callbacks that throw', () => {
       set: (pair) => (failNext ? ((failNext = false), Promise.reject(new Error('disk full'))) : memory.set(pair)),
       clear: memory.clear,
     });
-    const { session } = setup({ store, auto: true, onError: () => { throw new Error('logger down'); } });
+    const { session } = setup({
+      store,
+      auto: true,
+      onError: () => {
+        throw new Error('logger down');
+      },
+    });
     await session.login('a@b.test', 'pw');
     expect(await store.get()).toBeNull();
     await session.refresh();
@@ -100,10 +114,15 @@ describe('logout while the stored pair is restored', () => {
 describe('timing that could spin', () => {
   it('refreshes tokens without iat once per lifetime when the lead time exceeds it', async () => {
     const { session, stub } = setup({ auto: false, refreshLeadTime: 150_000 });
-    const noIat = (n: number) => ({ accessToken: makeJwt({ sub: 'u', exp: Math.floor(Date.now() / 1000) + 60, n }), refreshToken: `r${n}` });
+    const noIat = (n: number) => ({
+      accessToken: makeJwt({ sub: 'u', exp: Math.floor(Date.now() / 1000) + 60, n }),
+      refreshToken: `r${n}`,
+    });
     const login = session.login('a@b.test', 'pw');
     await vi.advanceTimersByTimeAsync(0);
-    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...noIat(0), user: { id: 'u' } } } });
+    stub
+      .last('loginWithEmailPassword')
+      .respond({ data: { loginWithEmailPassword: { ...noIat(0), user: { id: 'u' } } } });
     await login;
     for (let n = 1; n <= 3; n++) {
       await vi.advanceTimersByTimeAsync(51_000);
@@ -135,10 +154,17 @@ describe('a fetch that ignores its abort signal', () => {
     const deaf = (() => new Promise<Response>(() => {})) as typeof fetch;
     const { session } = await loggedIn({ refreshTimeout: 1_000 });
     const waiting = session.refresh().catch((e: unknown) => e);
-    const { session: deafSession } = setup({ fetch: deaf, refreshTimeout: 1_000, store: createMemoryTokenStore(makePair('x')) });
+    const { session: deafSession } = setup({
+      fetch: deaf,
+      refreshTimeout: 1_000,
+      store: createMemoryTokenStore(makePair('x')),
+    });
     const token = deafSession.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(await token).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken got no answer within 1000 ms.' });
+    expect(await token).toMatchObject({
+      name: 'AuthRequestError',
+      message: 'refreshToken got no answer within 1000 ms.',
+    });
     expect(await waiting).toBeUndefined();
     expect(session.getState().status).toBe('authenticated');
   });
@@ -150,8 +176,17 @@ describe('logout while a refresh is storing its pair', () => {
     let pair: unknown = null;
     const store = createTokenStore({
       get: () => pair as never,
-      set: (next) => new Promise<void>((r) => (release = () => { pair = next; r(); })),
-      clear: () => { pair = null; },
+      set: (next) =>
+        new Promise<void>(
+          (r) =>
+            (release = () => {
+              pair = next;
+              r();
+            }),
+        ),
+      clear: () => {
+        pair = null;
+      },
     });
     const { session, stub } = setup({ store, auto: true });
     const login = session.login('a@b.test', 'pw');

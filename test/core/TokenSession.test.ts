@@ -31,12 +31,18 @@ describe('login', () => {
     const call = stub.last('loginWithEmailPassword');
     expect(call.variables).toEqual({ email: 'a@b.test', password: 'pw' });
     const pair = makePair('login', { role: 'Cashier' });
-    call.respond({ data: { loginWithEmailPassword: { ...pair, user: { id: 'u_9', email: 'c@d.test', role: 'Cashier' } } } });
+    call.respond({
+      data: { loginWithEmailPassword: { ...pair, user: { id: 'u_9', email: 'c@d.test', role: 'Cashier' } } },
+    });
     const { user } = await login;
     expect(user).toMatchObject({ id: 'u_9', email: 'c@d.test', role: 'Cashier' });
     expect(await store.get()).toEqual({ ...pair, receivedAt: T0 });
     const state = session.getState();
-    expect(state).toMatchObject({ status: 'authenticated', expiresAt: T0 + 15 * MINUTE, refreshAt: T0 + 15 * MINUTE - 150_000 });
+    expect(state).toMatchObject({
+      status: 'authenticated',
+      expiresAt: T0 + 15 * MINUTE,
+      refreshAt: T0 + 15 * MINUTE - 150_000,
+    });
     // An empty synchronous store is signed out from the start, with no 'loading' to leave.
     expect(states).toEqual(['authenticated']);
   });
@@ -67,12 +73,42 @@ describe('login', () => {
   });
 
   it.each([
-    ['a body that is not JSON', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respondRaw('<html>oops</html>', 200), /not JSON/],
-    ['HTTP 502', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respondRaw('Bad gateway', 502), /not JSON/],
-    ['a missing refresh token', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: { loginWithEmailPassword: { accessToken: makePair('x').accessToken, user: { id: '1' } } } }), /without a valid refreshToken/],
-    ['an access token that is not a JWT', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: { loginWithEmailPassword: { accessToken: 'nope', refreshToken: 'r', user: { id: '1' } } } }), /not a valid JWT/],
-    ['no data', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: null }), /without data.loginWithEmailPassword/],
-    ['a network failure', (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.fail(), /failed on the network/],
+    [
+      'a body that is not JSON',
+      (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respondRaw('<html>oops</html>', 200),
+      /not JSON/,
+    ],
+    [
+      'HTTP 502',
+      (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respondRaw('Bad gateway', 502),
+      /not JSON/,
+    ],
+    [
+      'a missing refresh token',
+      (call: ReturnType<typeof createFetchStub>['calls'][number]) =>
+        call.respond({
+          data: { loginWithEmailPassword: { accessToken: makePair('x').accessToken, user: { id: '1' } } },
+        }),
+      /without a valid refreshToken/,
+    ],
+    [
+      'an access token that is not a JWT',
+      (call: ReturnType<typeof createFetchStub>['calls'][number]) =>
+        call.respond({
+          data: { loginWithEmailPassword: { accessToken: 'nope', refreshToken: 'r', user: { id: '1' } } },
+        }),
+      /not a valid JWT/,
+    ],
+    [
+      'no data',
+      (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.respond({ data: null }),
+      /without data.loginWithEmailPassword/,
+    ],
+    [
+      'a network failure',
+      (call: ReturnType<typeof createFetchStub>['calls'][number]) => call.fail(),
+      /failed on the network/,
+    ],
   ])('rejects %s with a clear AuthRequestError and stores nothing', async (_name, answer, message) => {
     const { session, stub, store } = setup();
     const login = session.login('a@b.test', 'pw');
@@ -117,7 +153,13 @@ describe('refresh', () => {
       status: 'unauthenticated',
       user: null,
       error: errors[0],
-      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked', message: 'INVALID_REFRESH_TOKEN', at: Date.now() },
+      ended: {
+        reason: 'rejected',
+        elsewhere: false,
+        rejection: 'revoked',
+        message: 'INVALID_REFRESH_TOKEN',
+        at: Date.now(),
+      },
     });
     expect(states).toEqual(['unauthenticated']);
     expect(onSessionEnd).toHaveBeenCalledTimes(1);
@@ -129,7 +171,11 @@ describe('refresh', () => {
 
   it('keeps the session after a network failure and retries with backoff from the timer', async () => {
     // No floor: this test is about the backoff alone (the floor has tests of its own).
-    const { session, stub, store, onError } = await loggedIn({ auto: false, refreshFloor: 0, retryDelay: (attempt) => 1000 * 2 ** (attempt - 1) });
+    const { session, stub, store, onError } = await loggedIn({
+      auto: false,
+      refreshFloor: 0,
+      retryDelay: (attempt) => 1000 * 2 ** (attempt - 1),
+    });
     const before = await store.get();
     const refresh = session.refresh();
     await vi.advanceTimersByTimeAsync(0);
@@ -212,7 +258,9 @@ describe('proactive refresh', () => {
     const login = session.login('a@b.test', 'pw');
     await vi.advanceTimersByTimeAsync(0);
     const skewed = makePair('skewed', { now: T0 - 10 * MINUTE });
-    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...skewed, user: { id: 'u_1' } } } });
+    stub
+      .last('loginWithEmailPassword')
+      .respond({ data: { loginWithEmailPassword: { ...skewed, user: { id: 'u_1' } } } });
     await login;
     expect(session.getState()).toMatchObject({ expiresAt: T0 + 15 * MINUTE, refreshAt: T0 + 15 * MINUTE - 150_000 });
     // Read naively, exp would already be 5 minutes from now; the operation must go out with no refresh.
@@ -267,13 +315,20 @@ describe('restore from a pre-filled store', () => {
   it('is loading until the store answers, then authenticated with the role from the claims', async () => {
     let answer!: (pair: unknown) => void;
     const pair = makePair('stored', { role: 'Cashier' });
-    const store = createTokenStore({ get: () => new Promise((r) => (answer = r as never)), set: vi.fn(), clear: vi.fn() });
+    const store = createTokenStore({
+      get: () => new Promise((r) => (answer = r as never)),
+      set: vi.fn(),
+      clear: vi.fn(),
+    });
     const { session, stub, states } = setup({ store });
     expect(session.getState().status).toBe('loading');
     const token = session.getAccessToken();
     answer(pair);
     expect(await token).toBe(pair.accessToken);
-    expect(session.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1', email: 'a@b.test', role: 'Cashier' } });
+    expect(session.getState()).toMatchObject({
+      status: 'authenticated',
+      user: { id: 'u_1', email: 'a@b.test', role: 'Cashier' },
+    });
     expect(states).toEqual(['authenticated']);
     expect(stub.calls).toHaveLength(0);
   });
@@ -302,7 +357,10 @@ describe('restore from a pre-filled store', () => {
   });
 
   it('renews a stored access token that is not a JWT, with the stored refresh token', async () => {
-    const { session, stub } = setup({ store: createMemoryTokenStore({ accessToken: 'garbage', refreshToken: 'r0' }), auto: true });
+    const { session, stub } = setup({
+      store: createMemoryTokenStore({ accessToken: 'garbage', refreshToken: 'r0' }),
+      auto: true,
+    });
     await session.getAccessToken();
     expect(stub.last('refreshToken').variables).toEqual({ token: 'r0' });
     expect(session.getState().status).toBe('authenticated');
@@ -314,7 +372,11 @@ describe('restore from a pre-filled store', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(session.getState().status).toBe('unauthenticated');
     expect(await store.get()).toBeNull();
-    const broken = createTokenStore({ get: () => Promise.reject(new Error('keychain locked')), set: vi.fn(), clear: vi.fn() });
+    const broken = createTokenStore({
+      get: () => Promise.reject(new Error('keychain locked')),
+      set: vi.fn(),
+      clear: vi.fn(),
+    });
     const other = setup({ store: broken });
     await vi.advanceTimersByTimeAsync(0);
     expect(other.session.getState().status).toBe('unauthenticated');
@@ -393,7 +455,11 @@ describe('store consistency', () => {
   });
 
   it('reports a store that fails to write to onError and keeps the session in memory', async () => {
-    const store = createTokenStore({ get: () => null, set: () => Promise.reject(new Error('disk full')), clear: () => {} });
+    const store = createTokenStore({
+      get: () => null,
+      set: () => Promise.reject(new Error('disk full')),
+      clear: () => {},
+    });
     const { session, onError } = setup({ store, auto: true });
     await session.login('a@b.test', 'pw');
     expect(session.getState().status).toBe('authenticated');

@@ -21,9 +21,14 @@ class FreezableChannel extends BroadcastChannel {
     FreezableChannel.instances.push(this);
   }
 
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void {
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
     if (type !== 'message') return super.addEventListener(type, listener, options);
-    const deliver = (event: Event) => (typeof listener === 'function' ? listener.call(this, event) : listener.handleEvent(event));
+    const deliver = (event: Event) =>
+      typeof listener === 'function' ? listener.call(this, event) : listener.handleEvent(event);
     super.addEventListener(
       type,
       (event) => {

@@ -26,7 +26,12 @@ async function twoSessions(options: { store?: TokenStore; lockB?: ReturnType<typ
   const onRefreshB = vi.fn();
   const a = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onRefresh: onRefreshA });
   const storeB = options.lockB ? shareTokenStore({ ...plain }, { lock: options.lockB }) : store;
-  const b = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeB, onRefresh: onRefreshB });
+  const b = createTokenSession({
+    uri: 'http://auth.test/graphql',
+    fetch: stub.fetch,
+    store: storeB,
+    onRefresh: onRefreshB,
+  });
   await vi.advanceTimersByTimeAsync(0);
   await a.login('a@b.test', 'pw');
   await vi.advanceTimersByTimeAsync(0);
@@ -44,7 +49,11 @@ async function loginWhileTheOtherRefreshes() {
   const login = a.login('c@d.test', 'pw');
   await vi.advanceTimersByTimeAsync(0);
   const fresh = stub.nextPair();
-  stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...fresh, user: { id: 'u_2', email: 'c@d.test', role: 'Cashier' } } } });
+  stub
+    .last('loginWithEmailPassword')
+    .respond({
+      data: { loginWithEmailPassword: { ...fresh, user: { id: 'u_2', email: 'c@d.test', role: 'Cashier' } } },
+    });
   return { ...sessions, refreshB, login, fresh };
 }
 

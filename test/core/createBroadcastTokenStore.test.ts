@@ -23,7 +23,9 @@ function tabs(count: number, timeout = 100, lock?: Lock) {
 
 describe('createBroadcastTokenStore', () => {
   it('shares a pair written in one tab with the others, and tells their subscribers', async () => {
-    const { stores: [a, b] } = tabs(2);
+    const {
+      stores: [a, b],
+    } = tabs(2);
     const heard = vi.fn();
     b!.subscribe!(heard);
     const pair = makePair('shared');
@@ -35,7 +37,10 @@ describe('createBroadcastTokenStore', () => {
   });
 
   it('hands the pair to a tab opened later', async () => {
-    const { name, stores: [a] } = tabs(1);
+    const {
+      name,
+      stores: [a],
+    } = tabs(1);
     const pair = makePair('early');
     await a!.set(pair);
     const late = createBroadcastTokenStore({ name, timeout: 100 });
@@ -44,7 +49,9 @@ describe('createBroadcastTokenStore', () => {
   });
 
   it('waits at most 50 ms for an answer when no other tab is known', async () => {
-    const { stores: [alone] } = tabs(1, 5_000);
+    const {
+      stores: [alone],
+    } = tabs(1, 5_000);
     let started = performance.now();
     expect(await alone!.get()).toBeNull();
     expect(performance.now() - started).toBeLessThan(500);
@@ -57,7 +64,9 @@ describe('createBroadcastTokenStore', () => {
   });
 
   it('stops waiting for a tab that said goodbye, and a closed store stays quiet', async () => {
-    const { stores: [a, b] } = tabs(2, 10_000);
+    const {
+      stores: [a, b],
+    } = tabs(2, 10_000);
     await a!.get();
     await b!.get();
     b!.close();
@@ -70,7 +79,9 @@ describe('createBroadcastTokenStore', () => {
 
   it('lets sessions in two tabs refresh once between them for 20 concurrent refreshes', async () => {
     const lock = createLock(); // what navigator.locks is across real tabs
-    const { stores: [storeA, storeB] } = tabs(2, 100, lock);
+    const {
+      stores: [storeA, storeB],
+    } = tabs(2, 100, lock);
     const stub = createFetchStub({ auto: true });
     const a = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeA });
     const b = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: storeB });
@@ -91,10 +102,18 @@ describe('createBroadcastTokenStore: why a session ended, in every tab', () => {
   it('a refresh token the service refused in one tab ends the other tabs as rejected, not as logged out elsewhere', async () => {
     const server = createTestAuthServer();
     const lock = createLock();
-    const { stores: [storeA, storeB] } = tabs(2, 100, lock);
+    const {
+      stores: [storeA, storeB],
+    } = tabs(2, 100, lock);
     const open = (store: ReturnType<typeof createBroadcastTokenStore>) => {
       const onSessionEnd = vi.fn();
-      const auth = createTokenAuth({ uri: '/graphql', fetch: server.fetch, store, refreshOnResume: false, onSessionEnd });
+      const auth = createTokenAuth({
+        uri: '/graphql',
+        fetch: server.fetch,
+        store,
+        refreshOnResume: false,
+        onSessionEnd,
+      });
       return { auth, onSessionEnd };
     };
     const a = open(storeA!);
@@ -109,7 +128,9 @@ describe('createBroadcastTokenStore: why a session ended, in every tab', () => {
 
       for (const tab of [a, b]) {
         expect(tab.auth.getState().ended).toMatchObject({ reason: 'rejected', elsewhere: false, rejection: 'revoked' });
-        expect(tab.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', elsewhere: false }));
+        expect(tab.onSessionEnd).toHaveBeenCalledWith(
+          expect.objectContaining({ reason: 'rejected', elsewhere: false }),
+        );
       }
       expect(server.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
     } finally {

@@ -39,7 +39,10 @@ describe('createGraphQLTransport: which refresh answers say nothing of the token
     ['SERVICE_UNAVAILABLE', { data: null, errors: [error('Down', 'SERVICE_UNAVAILABLE')] }, 200],
     [
       'a failure code in second position, after a non-failure code',
-      { data: null, errors: [error('Refresh token reused', 'INVALID_REFRESH_TOKEN'), error('Down', 'SERVICE_UNAVAILABLE')] },
+      {
+        data: null,
+        errors: [error('Refresh token reused', 'INVALID_REFRESH_TOKEN'), error('Down', 'SERVICE_UNAVAILABLE')],
+      },
       200,
     ],
     ['an error without a code under HTTP 502', { data: null, errors: [error('Bad gateway')] }, 502],
@@ -57,7 +60,12 @@ describe('createGraphQLTransport: which refresh answers say nothing of the token
 
 describe('createGraphQLTransport: which refresh answers are a verdict on the token (AuthRejectedError)', () => {
   it.each([
-    ['INVALID_REFRESH_TOKEN (HTTP 200)', rejection('INVALID_REFRESH_TOKEN', 'Refresh token reused'), 200, 'INVALID_REFRESH_TOKEN'],
+    [
+      'INVALID_REFRESH_TOKEN (HTTP 200)',
+      rejection('INVALID_REFRESH_TOKEN', 'Refresh token reused'),
+      200,
+      'INVALID_REFRESH_TOKEN',
+    ],
     [
       'two non-failure codes (HTTP 200)',
       { data: null, errors: [error('Expired', 'REFRESH_TOKEN_EXPIRED'), error('Revoked', 'INVALID_REFRESH_TOKEN')] },
@@ -70,8 +78,18 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
     ['an error without a code under HTTP 403', { data: null, errors: [error('Not allowed')] }, 403, undefined],
     ['an empty JSON object under HTTP 401', {}, 401, undefined],
     // The contract names no refusal code: GraphQL Yoga sends a thrown GraphQLError as it is.
-    ['an error without extensions.code (HTTP 200)', { data: null, errors: [error('Invalid refresh token')] }, 200, undefined],
-    ['an error with extensions but no code (HTTP 200)', { data: null, errors: [{ message: 'Invalid refresh token', extensions: {} }] }, 200, undefined],
+    [
+      'an error without extensions.code (HTTP 200)',
+      { data: null, errors: [error('Invalid refresh token')] },
+      200,
+      undefined,
+    ],
+    [
+      'an error with extensions but no code (HTTP 200)',
+      { data: null, errors: [{ message: 'Invalid refresh token', extensions: {} }] },
+      200,
+      undefined,
+    ],
     [
       'an error without a code in second position, after a non-failure code',
       { data: null, errors: [error('Bad input', 'BAD_USER_INPUT'), error('Resolver crashed')] },
@@ -92,21 +110,34 @@ describe('createGraphQLTransport: which refresh answers are a verdict on the tok
   ])('throws AuthRejectedError for %s', async (_name, text, status) => {
     const { error: thrown } = await refreshAnswered((call) => call.respondRaw(text, status));
     expect(AuthRejectedError.is(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ operation: 'refreshToken', code: undefined, errors: [], message: `The service refused the session (HTTP ${status}).` });
+    expect(thrown).toMatchObject({
+      operation: 'refreshToken',
+      code: undefined,
+      errors: [],
+      message: `The service refused the session (HTTP ${status}).`,
+    });
   });
 });
 
 describe('createGraphQLTransport: refusals that may be failures (isRefusal)', () => {
   it("throws an uncertain AuthRejectedError, in the server's words, for INTERNAL_SERVER_ERROR (Apollo Server's code for any error thrown without one)", async () => {
-    const { error: thrown } = await refreshAnswered((call) => call.respond(rejection('INTERNAL_SERVER_ERROR', 'Could not load the session'), 200));
+    const { error: thrown } = await refreshAnswered((call) =>
+      call.respond(rejection('INTERNAL_SERVER_ERROR', 'Could not load the session'), 200),
+    );
     expect(AuthRejectedError.is(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ message: 'Could not load the session', code: 'INTERNAL_SERVER_ERROR', uncertain: true });
+    expect(thrown).toMatchObject({
+      message: 'Could not load the session',
+      code: 'INTERNAL_SERVER_ERROR',
+      uncertain: true,
+    });
   });
 
   it.each(['Invalid refresh token', 'Refresh token expired', 'jwt malformed', 'Not authenticated'])(
     'takes INTERNAL_SERVER_ERROR in the words of a refused token ("%s") for a verdict',
     async (message) => {
-      const { error: thrown } = await refreshAnswered((call) => call.respond(rejection('INTERNAL_SERVER_ERROR', message), 200));
+      const { error: thrown } = await refreshAnswered((call) =>
+        call.respond(rejection('INTERNAL_SERVER_ERROR', message), 200),
+      );
       expect(thrown).toMatchObject({ message, code: 'INTERNAL_SERVER_ERROR', uncertain: false });
     },
   );
@@ -115,19 +146,24 @@ describe('createGraphQLTransport: refusals that may be failures (isRefusal)', ()
     ['INTERNAL_SERVER_ERROR', 'Invalid email or password'],
     [undefined, 'Invalid email or password'],
     ['UNAUTHENTICATED', 'Wrong password'],
-  ])("rejects a login answered with code %s as AuthRejectedError with the server's message and code", async (code, message) => {
-    const stub = createFetchStub();
-    const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
-    const login = transport.login('a@b.c', 'nope', new AbortController().signal).catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(0);
-    stub.last('loginWithEmailPassword').respond({ data: null, errors: [error(message, code)] });
-    const thrown = await login;
-    expect(AuthRejectedError.is(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ message, code, uncertain: false, operation: 'loginWithEmailPassword' });
-  });
+  ])(
+    "rejects a login answered with code %s as AuthRejectedError with the server's message and code",
+    async (code, message) => {
+      const stub = createFetchStub();
+      const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });
+      const login = transport.login('a@b.c', 'nope', new AbortController().signal).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(0);
+      stub.last('loginWithEmailPassword').respond({ data: null, errors: [error(message, code)] });
+      const thrown = await login;
+      expect(AuthRejectedError.is(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ message, code, uncertain: false, operation: 'loginWithEmailPassword' });
+    },
+  );
 
   it("follows isRefusal: the call's name, a failure (false), a verdict (true) and 'maybe'", async () => {
-    const isRefusal = vi.fn((error: AuthRejectedError, _call: string) => (error.code === 'DB_DOWN' ? false : error.code === 'HMM' ? ('maybe' as const) : true));
+    const isRefusal = vi.fn((error: AuthRejectedError, _call: string) =>
+      error.code === 'DB_DOWN' ? false : error.code === 'HMM' ? ('maybe' as const) : true,
+    );
     const outcomes: unknown[] = [];
     for (const code of ['DB_DOWN', 'HMM', 'SESSION_REVOKED']) {
       const stub = createFetchStub();
@@ -142,7 +178,11 @@ describe('createGraphQLTransport: refusals that may be failures (isRefusal)', ()
       ['HMM', 'refresh'],
       ['SESSION_REVOKED', 'refresh'],
     ]);
-    expect(outcomes[0]).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken failed: said DB_DOWN.', cause: { code: 'DB_DOWN' } });
+    expect(outcomes[0]).toMatchObject({
+      name: 'AuthRequestError',
+      message: 'refreshToken failed: said DB_DOWN.',
+      cause: { code: 'DB_DOWN' },
+    });
     expect(outcomes[1]).toMatchObject({ name: 'AuthRejectedError', code: 'HMM', uncertain: true });
     expect(outcomes[2]).toMatchObject({ name: 'AuthRejectedError', code: 'SESSION_REVOKED', uncertain: false });
   });
@@ -152,7 +192,10 @@ describe('createGraphQLTransport: answers with data', () => {
   it('returns the pair of an HTTP 200 answer that also carries a warning', async () => {
     const pair = makePair('warned');
     const { value, error: thrown } = await refreshAnswered((call) =>
-      call.respond({ data: { refreshToken: pair }, errors: [error('Field "refreshToken" is deprecated', 'DEPRECATED')] }, 200),
+      call.respond(
+        { data: { refreshToken: pair }, errors: [error('Field "refreshToken" is deprecated', 'DEPRECATED')] },
+        200,
+      ),
     );
     expect(thrown).toBeUndefined();
     expect(value).toEqual(pair);
@@ -174,7 +217,11 @@ describe('createGraphQLTransport: answers with data', () => {
 
 describe('createGraphQLTransport: logout', () => {
   it.each([
-    ['TOKEN_EXPIRED under HTTP 500 (a context function that refuses it)', rejection('TOKEN_EXPIRED', 'Access token expired'), 500],
+    [
+      'TOKEN_EXPIRED under HTTP 500 (a context function that refuses it)',
+      rejection('TOKEN_EXPIRED', 'Access token expired'),
+      500,
+    ],
     ['TOKEN_EXPIRED under HTTP 200', rejection('TOKEN_EXPIRED', 'Access token expired'), 200],
     ['HTTP 401', rejection('UNAUTHENTICATED'), 401],
   ])('sends the logout again without the access token when it was refused: %s', async (_name, body, status) => {
@@ -196,7 +243,8 @@ describe('createGraphQLTransport: logout', () => {
 describe('a session on the default transport', () => {
   it("ends the session as rejected, in the server's words, when three refreshes in a row are answered INTERNAL_SERVER_ERROR, within 30 s", async () => {
     const { session, stub, store, onSessionEnd } = await loggedIn({ auto: false });
-    const refused = () => stub.last('refreshToken').respond(rejection('INTERNAL_SERVER_ERROR', 'Session could not be renewed'));
+    const refused = () =>
+      stub.last('refreshToken').respond(rejection('INTERNAL_SERVER_ERROR', 'Session could not be renewed'));
     const first = session.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     refused();
@@ -218,7 +266,9 @@ describe('a session on the default transport', () => {
       status: 'unauthenticated',
       ended: { reason: 'rejected', rejection: 'revoked', message: 'Session could not be renewed' },
     });
-    expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', message: 'Session could not be renewed' }));
+    expect(onSessionEnd).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: 'rejected', message: 'Session could not be renewed' }),
+    );
     expect(await store.get()).toBeNull();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(stub.of('refreshToken')).toHaveLength(3);
@@ -248,7 +298,9 @@ describe('a session on the default transport', () => {
     const before = await store.get();
     const refresh = session.refresh().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
-    stub.last('refreshToken').respond({ data: null, errors: [error('Resolver crashed'), error('Upstream timed out', 'GATEWAY_TIMEOUT')] });
+    stub
+      .last('refreshToken')
+      .respond({ data: null, errors: [error('Resolver crashed'), error('Upstream timed out', 'GATEWAY_TIMEOUT')] });
     const thrown = await refresh;
     expect(AuthRequestError.is(thrown)).toBe(true);
     expect(thrown).toMatchObject({ operation: 'refreshToken', status: 200 });
@@ -283,7 +335,9 @@ describe('a session on the default transport', () => {
     const refresh = session.refresh();
     await vi.advanceTimersByTimeAsync(0);
     const next = makePair('warned');
-    stub.last('refreshToken').respond({ data: { refreshToken: next }, errors: [error('Field "refreshToken" is deprecated', 'DEPRECATED')] });
+    stub
+      .last('refreshToken')
+      .respond({ data: { refreshToken: next }, errors: [error('Field "refreshToken" is deprecated', 'DEPRECATED')] });
     await expect(refresh).resolves.toBeUndefined();
     expect(await store.get()).toEqual({ ...next, receivedAt: T0 });
     expect(await session.getAccessToken()).toBe(next.accessToken);
@@ -317,10 +371,30 @@ describe('createGraphQLTransport: messages of a rejection, for people', () => {
   });
 
   it.each([
-    ['the service\'s words when it sent some', 'loginWithEmailPassword', rejection('INVALID_CREDENTIALS', 'Invalid email or password'), 'Invalid email or password'],
-    ['plain words for a login refused without a message, blaming nobody', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'INVALID_CREDENTIALS' } }] }, 'The service refused the sign-in.'],
-    ['plain words for a refresh refused without a message', 'refreshToken', { data: null, errors: [{ message: '', extensions: { code: 'INVALID_REFRESH_TOKEN' } }] }, 'The service refused the session.'],
-    ['no blame on the password for a login refused with another code', 'loginWithEmailPassword', { data: null, errors: [{ extensions: { code: 'ACCOUNT_LOCKED' } }] }, 'The service refused the sign-in.'],
+    [
+      "the service's words when it sent some",
+      'loginWithEmailPassword',
+      rejection('INVALID_CREDENTIALS', 'Invalid email or password'),
+      'Invalid email or password',
+    ],
+    [
+      'plain words for a login refused without a message, blaming nobody',
+      'loginWithEmailPassword',
+      { data: null, errors: [{ extensions: { code: 'INVALID_CREDENTIALS' } }] },
+      'The service refused the sign-in.',
+    ],
+    [
+      'plain words for a refresh refused without a message',
+      'refreshToken',
+      { data: null, errors: [{ message: '', extensions: { code: 'INVALID_REFRESH_TOKEN' } }] },
+      'The service refused the session.',
+    ],
+    [
+      'no blame on the password for a login refused with another code',
+      'loginWithEmailPassword',
+      { data: null, errors: [{ extensions: { code: 'ACCOUNT_LOCKED' } }] },
+      'The service refused the sign-in.',
+    ],
   ])('%s', async (_name, field, body, message) => {
     const stub = createFetchStub();
     const transport = createGraphQLTransport({ uri: URI, fetch: stub.fetch });

@@ -57,7 +57,8 @@ describe('createSessionChecks: which doubtful failures cost a refresh', () => {
   it('spends at most 10 checks on 10 minutes of ever-new business errors, 5 a second', () => {
     const checks = createSessionChecks();
     let spent = 0;
-    for (let n = 0; n < 3_000; n++) if (checks.worth(`Order ${'x'.repeat(n % 50)} failed: ${n}`, fresh, n * 200)) spent += 1;
+    for (let n = 0; n < 3_000; n++)
+      if (checks.worth(`Order ${'x'.repeat(n % 50)} failed: ${n}`, fresh, n * 200)) spent += 1;
     expect(spent).toBe(10);
   });
 });

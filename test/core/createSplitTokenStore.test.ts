@@ -37,14 +37,20 @@ describe('createSplitTokenStore', () => {
 
   it('accepts a Web Storage-like object under a key', async () => {
     const map = new Map<string, string>();
-    const storage = { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k) };
+    const storage = {
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => void map.set(k, v),
+      removeItem: (k: string) => void map.delete(k),
+    };
     const store = createSplitTokenStore(storage, { key: 'rt' });
     await store.set(makePair('w'));
     expect([...map.keys()]).toEqual(['rt']);
   });
 
   it('refuses window.localStorage with an error that names the rule and what to do instead, unless opted in by name', () => {
-    expect(() => createSplitTokenStore(window.localStorage)).toThrow(/must not keep the refresh token in localStorage: the spec forbids it/);
+    expect(() => createSplitTokenStore(window.localStorage)).toThrow(
+      /must not keep the refresh token in localStorage: the spec forbids it/,
+    );
     expect(() => createSplitTokenStore(window.localStorage)).toThrow(/\{ dangerouslyAllowLocalStorage: true \}/);
     const store = () => createTokenAuth({ uri: '/graphql', store: window.localStorage as never });
     expect(store).toThrow(/createTokenStore\(yourStorage\), never localStorage/);

@@ -15,12 +15,18 @@ describe('what `store` takes', () => {
   });
 
   it('refuses localStorage in createTokenStore, naming the rule', () => {
-    expect(() => createTokenStore(window.localStorage as never)).toThrow(/must not be given localStorage: the spec forbids it/);
+    expect(() => createTokenStore(window.localStorage as never)).toThrow(
+      /must not be given localStorage: the spec forbids it/,
+    );
   });
 
   it('createTokenStore leaves the storage handed in as it was, and reads a synchronous one synchronously', () => {
     let stored: TokenPair | null = makePair('stored');
-    const storage = { get: () => stored, set: (pair: TokenPair) => void (stored = pair), clear: () => void (stored = null) };
+    const storage = {
+      get: () => stored,
+      set: (pair: TokenPair) => void (stored = pair),
+      clear: () => void (stored = null),
+    };
     const keys = Reflect.ownKeys(storage);
     const auth = createTokenAuth({ uri: URI, store: createTokenStore(storage) });
     expect(auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1' } });

@@ -3,7 +3,13 @@ import { ServerError } from '@apollo/client/errors';
 import { Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../src';
-import { AuthRequestError, createMemoryTokenStore, createTokenAuth, createTokenStore, type TokenStore } from '../../src';
+import {
+  AuthRequestError,
+  createMemoryTokenStore,
+  createTokenAuth,
+  createTokenStore,
+  type TokenStore,
+} from '../../src';
 import { createFetchStub, rejection } from '../helpers/fetchStub';
 import { makeJwt, makePair } from '../helpers/jwt';
 import { createServerLink, execute } from '../helpers/links';
@@ -30,7 +36,11 @@ afterEach(() => {
 });
 
 /** A session on a fetch stub (answering at once if `auto`) and a server link; nobody logged in. */
-function make<S extends { link: ApolloLink } = ReturnType<typeof createServerLink>>(options: Partial<Options> = {}, server = createServerLink() as unknown as S, auto = true) {
+function make<S extends { link: ApolloLink } = ReturnType<typeof createServerLink>>(
+  options: Partial<Options> = {},
+  server = createServerLink() as unknown as S,
+  auto = true,
+) {
   const stub = createFetchStub({ auto });
   const onSessionEnd = vi.fn();
   const auth = keep(createTokenAuth({ uri: URI, fetch: stub.fetch, onSessionEnd, ...options }));
@@ -38,7 +48,10 @@ function make<S extends { link: ApolloLink } = ReturnType<typeof createServerLin
 }
 
 /** Logged in as u_1 with a 15-minute token; calls are then answered by hand. */
-async function setup<S extends { link: ApolloLink } = ReturnType<typeof createServerLink>>(options: Partial<Options> = {}, server?: S) {
+async function setup<S extends { link: ApolloLink } = ReturnType<typeof createServerLink>>(
+  options: Partial<Options> = {},
+  server?: S,
+) {
   const ctx = make(options, server);
   await ctx.auth.login('a@b.test', 'pw');
   ctx.stub.auto = false;
@@ -49,17 +62,25 @@ async function setup<S extends { link: ApolloLink } = ReturnType<typeof createSe
 /** Records how a promise settles, so a test can look without hanging on it. */
 function watch<T>(promise: Promise<T>) {
   const seen = { settled: false, error: undefined as unknown };
-  promise.then(() => void (seen.settled = true), (error: unknown) => void Object.assign(seen, { settled: true, error }));
+  promise.then(
+    () => void (seen.settled = true),
+    (error: unknown) => void Object.assign(seen, { settled: true, error }),
+  );
   return seen;
 }
 
 /** B (user u_2, in the answer and in the token's sub) logs in on `auth`; logouts are answered from then on. */
 async function loginAsB(auth: Auth, stub: Stub) {
   const iat = Math.floor(Date.now() / 1000);
-  const b = { accessToken: makeJwt({ sub: 'u_2', email: 'c@d.test', role: 'ADMIN', iat, exp: iat + 900 }), refreshToken: 'refresh-b' };
+  const b = {
+    accessToken: makeJwt({ sub: 'u_2', email: 'c@d.test', role: 'ADMIN', iat, exp: iat + 900 }),
+    refreshToken: 'refresh-b',
+  };
   const login = watch(auth.login('c@d.test', 'pw'));
   await tick();
-  stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...b, user: { id: 'u_2', email: 'c@d.test', role: 'ADMIN' } } } });
+  stub
+    .last('loginWithEmailPassword')
+    .respond({ data: { loginWithEmailPassword: { ...b, user: { id: 'u_2', email: 'c@d.test', role: 'ADMIN' } } } });
   stub.auto = true;
   for (const call of stub.of('logout')) if (!call.settled) stub.answer(call);
   await tick();
@@ -79,7 +100,12 @@ describe('a proactive refresh never holds back an operation whose token is still
     await tick();
     server.release();
     await tick();
-    for (const run of runs) expect(run).toMatchObject({ completed: true, error: undefined, results: [{ data: { me: { id: 'u_1', token } } }] });
+    for (const run of runs)
+      expect(run).toMatchObject({
+        completed: true,
+        error: undefined,
+        results: [{ data: { me: { id: 'u_1', token } } }],
+      });
     expect(refreshes(stub)).toBe(1);
     expect(server.attempts).toHaveLength(5);
     expect(auth.getState().status).toBe('authenticated');
@@ -104,7 +130,10 @@ describe('a proactive refresh never holds back an operation whose token is still
     await tick();
     expect(server.attempts.map((a) => a.authorization)).toEqual([`Bearer ${token}`, `Bearer ${next.accessToken}`]);
     expect(valid).toMatchObject({ completed: true, results: [{ data: { me: { id: 'u_1', token } } }] });
-    expect(dead).toMatchObject({ completed: true, results: [{ data: { me: { id: 'u_1', token: next.accessToken } } }] });
+    expect(dead).toMatchObject({
+      completed: true,
+      results: [{ data: { me: { id: 'u_1', token: next.accessToken } } }],
+    });
     expect(refreshes(stub)).toBe(1);
   });
 });
@@ -138,7 +167,11 @@ describe('an operation never runs as another user', () => {
     const login = watch(auth.login('a@b.test', 'pw'));
     await tick();
     const again = stub.nextPair();
-    stub.last('loginWithEmailPassword').respond({ data: { loginWithEmailPassword: { ...again, user: { id: 'u_1', email: 'a@b.test', role: 'ADMIN' } } } });
+    stub
+      .last('loginWithEmailPassword')
+      .respond({
+        data: { loginWithEmailPassword: { ...again, user: { id: 'u_1', email: 'a@b.test', role: 'ADMIN' } } },
+      });
     await tick();
     expect(login).toMatchObject({ settled: true, error: undefined });
     expect(onSessionEnd).not.toHaveBeenCalled();
@@ -149,7 +182,9 @@ describe('an operation never runs as another user', () => {
     refresh.respond({ data: { refreshToken: late } });
     await tick();
     for (const run of runs) expect(run).toMatchObject({ completed: true, error: undefined });
-    expect(server.attempts.slice(10).map((a) => a.authorization)).toEqual(Array(10).fill(`Bearer ${again.accessToken}`));
+    expect(server.attempts.slice(10).map((a) => a.authorization)).toEqual(
+      Array(10).fill(`Bearer ${again.accessToken}`),
+    );
     expect(onSessionEnd).not.toHaveBeenCalled();
     expect(stub.of('logout').map((call) => call.variables.refreshToken)).toEqual([late.refreshToken]);
     expect(await auth.getAccessToken()).toBe(again.accessToken);
@@ -199,18 +234,30 @@ describe('a refresh answered 401 or 403 without a GraphQL error code', () => {
 function createGuardLink(refusal: 'graphql' | 'http') {
   const attempts: Array<string | undefined> = [];
   const revoked = new Set<string>();
-  const unauthenticated = { data: null, errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }] };
-  const http401 = () => new ServerError('Response not successful: Received status code 401', { response: new Response('Unauthorized', { status: 401 }), bodyText: 'Unauthorized' });
-  const link = new ApolloLink((operation) => new Observable((observer) => {
-    const authorization = (operation.getContext().headers as Record<string, string> | undefined)?.authorization;
-    attempts.push(authorization);
-    const refused = !!authorization && revoked.has(authorization.replace(/^Bearer /, ''));
-    queueMicrotask(() => {
-      if (refused && refusal === 'http') return observer.error(http401());
-      observer.next(refused ? unauthenticated : { data: { me: { id: 'u_1', token: authorization?.replace(/^Bearer /, '') } } });
-      observer.complete();
+  const unauthenticated = {
+    data: null,
+    errors: [{ message: 'Unauthenticated', extensions: { code: 'UNAUTHENTICATED' } }],
+  };
+  const http401 = () =>
+    new ServerError('Response not successful: Received status code 401', {
+      response: new Response('Unauthorized', { status: 401 }),
+      bodyText: 'Unauthorized',
     });
-  }));
+  const link = new ApolloLink(
+    (operation) =>
+      new Observable((observer) => {
+        const authorization = (operation.getContext().headers as Record<string, string> | undefined)?.authorization;
+        attempts.push(authorization);
+        const refused = !!authorization && revoked.has(authorization.replace(/^Bearer /, ''));
+        queueMicrotask(() => {
+          if (refused && refusal === 'http') return observer.error(http401());
+          observer.next(
+            refused ? unauthenticated : { data: { me: { id: 'u_1', token: authorization?.replace(/^Bearer /, '') } } },
+          );
+          observer.complete();
+        });
+      }),
+  );
   return { link, attempts, revoked };
 }
 
@@ -231,19 +278,26 @@ describe('a revoked session is noticed at once', () => {
     expect(refreshes(stub)).toBe(1);
   });
 
-  it.each(['graphql', 'http'] as const)('replays once with the new token when a %s refusal triggers a refresh that succeeds', async (refusal) => {
-    const { stub, server, link, token } = await setup({}, createGuardLink(refusal));
-    server.revoked.add(token);
-    const run = execute(link);
-    await tick();
-    expect(refreshes(stub)).toBe(1);
-    const next = stub.nextPair();
-    stub.last('refreshToken').respond({ data: { refreshToken: next } });
-    await tick();
-    expect(run).toMatchObject({ completed: true, error: undefined, results: [{ data: { me: { id: 'u_1', token: next.accessToken } } }] });
-    expect(server.attempts).toEqual([`Bearer ${token}`, `Bearer ${next.accessToken}`]);
-    expect(refreshes(stub)).toBe(1);
-  });
+  it.each(['graphql', 'http'] as const)(
+    'replays once with the new token when a %s refusal triggers a refresh that succeeds',
+    async (refusal) => {
+      const { stub, server, link, token } = await setup({}, createGuardLink(refusal));
+      server.revoked.add(token);
+      const run = execute(link);
+      await tick();
+      expect(refreshes(stub)).toBe(1);
+      const next = stub.nextPair();
+      stub.last('refreshToken').respond({ data: { refreshToken: next } });
+      await tick();
+      expect(run).toMatchObject({
+        completed: true,
+        error: undefined,
+        results: [{ data: { me: { id: 'u_1', token: next.accessToken } } }],
+      });
+      expect(server.attempts).toEqual([`Bearer ${token}`, `Bearer ${next.accessToken}`]);
+      expect(refreshes(stub)).toBe(1);
+    },
+  );
 });
 
 describe('one backoff for every trigger', () => {
@@ -278,7 +332,9 @@ describe('one backoff for every trigger', () => {
       await tick();
       expect(auth.getState().retry).toBeUndefined();
       for (const run of runs) expect(run).toMatchObject({ completed: true, error: undefined });
-      expect(server.attempts.slice(dead ? 0 : 50).map((a) => a.authorization)).toEqual(Array(50).fill(`Bearer ${next.accessToken}`));
+      expect(server.attempts.slice(dead ? 0 : 50).map((a) => a.authorization)).toEqual(
+        Array(50).fill(`Bearer ${next.accessToken}`),
+      );
     },
   );
 
@@ -361,7 +417,9 @@ async function twoShared(store: TokenStore) {
 
 describe('nothing the app supplies can hang the session', () => {
   it('resolves login within storeTimeout when the store never finishes a write', async () => {
-    const { auth, stub, server, link } = make({ store: createTokenStore({ get: () => null, set: () => new Promise<void>(() => {}), clear: () => {} }) });
+    const { auth, stub, server, link } = make({
+      store: createTokenStore({ get: () => null, set: () => new Promise<void>(() => {}), clear: () => {} }),
+    });
     const login = watch(auth.login('a@b.test', 'pw'));
     await tick(10_000);
     expect(login).toMatchObject({ settled: true, error: undefined });
@@ -375,7 +433,9 @@ describe('nothing the app supplies can hang the session', () => {
   });
 
   it('leaves loading after storeTimeout when the store never answers a read, and operations settle', async () => {
-    const { auth, stub, server, link } = make({ store: createTokenStore({ get: () => new Promise<null>(() => {}), set: () => {}, clear: () => {} }) });
+    const { auth, stub, server, link } = make({
+      store: createTokenStore({ get: () => new Promise<null>(() => {}), set: () => {}, clear: () => {} }),
+    });
     const runs = [execute(link), execute(link)];
     await tick(10_000);
     expect(auth.getState().status).toBe('unauthenticated');
@@ -386,7 +446,7 @@ describe('nothing the app supplies can hang the session', () => {
 
   it('fails operations whose token is dead within lockTimeout when the shared lock is never granted, spending no token', async () => {
     let granted = true;
-    const lock = <T,>(_name: string, task: () => Promise<T>) => (granted ? task() : new Promise<T>(() => {}));
+    const lock = <T>(_name: string, task: () => Promise<T>) => (granted ? task() : new Promise<T>(() => {}));
     const { a, b, server, stub } = await twoShared(share(createMemoryTokenStore(), { lock }));
     granted = false;
     vi.setSystemTime(T0 + 16 * MINUTE);
@@ -469,7 +529,11 @@ describe('dispose() aborts a refresh in flight', () => {
 describe('a restore whose refresh is rejected', () => {
   it('fails the operations waiting on it with SessionEndedError and sends none without a token', async () => {
     const stored = makePair('stored', { now: T0 - 35 * MINUTE });
-    const { auth, stub, server, link } = make<ReturnType<typeof createServerLink>>({ store: createMemoryTokenStore(stored) }, undefined, false);
+    const { auth, stub, server, link } = make<ReturnType<typeof createServerLink>>(
+      { store: createMemoryTokenStore(stored) },
+      undefined,
+      false,
+    );
     expect(auth.getState().status).toBe('loading');
     const runs = Array.from({ length: 3 }, (_, i) => execute(link, { i }));
     await tick();
@@ -551,7 +615,8 @@ describe('one event gives one reason', () => {
     await tick();
     server.release();
     await tick();
-    for (const run of [...waiting, late]) expect(run.error).toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
+    for (const run of [...waiting, late])
+      expect(run.error).toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
     expect(server.attempts.map((a) => a.authorization)).toEqual(Array(4).fill(`Bearer ${token}`));
     expect(refreshes(stub)).toBe(1);
     expect(auth.getState().status).toBe('unauthenticated');

@@ -20,23 +20,26 @@ describe('a refresh on the wire while the page is frozen past its timeout', () =
   it.each([
     { when: 'frozen 42 s', frozenFor: 42_000, answeredAt: 30_001 },
     { when: 'thawed less than a second after the timeout was due', frozenFor: 0, answeredAt: 30_001 },
-  ])('reads the answer that came in meanwhile instead of giving the refresh up: $when', async ({ frozenFor, answeredAt }) => {
-    const { session, stub } = await loggedIn({ auto: false });
-    const refreshing = session.refresh();
-    await vi.advanceTimersByTimeAsync(10);
-    const call = stub.last('refreshToken');
-    const before = session.getState().expiresAt;
-    vi.setSystemTime(Date.now() + frozenFor);
-    setTimeout(() => stub.answer(call), answeredAt - 10);
-    await vi.advanceTimersByTimeAsync(answeredAt - 10);
-    await refreshing;
+  ])(
+    'reads the answer that came in meanwhile instead of giving the refresh up: $when',
+    async ({ frozenFor, answeredAt }) => {
+      const { session, stub } = await loggedIn({ auto: false });
+      const refreshing = session.refresh();
+      await vi.advanceTimersByTimeAsync(10);
+      const call = stub.last('refreshToken');
+      const before = session.getState().expiresAt;
+      vi.setSystemTime(Date.now() + frozenFor);
+      setTimeout(() => stub.answer(call), answeredAt - 10);
+      await vi.advanceTimersByTimeAsync(answeredAt - 10);
+      await refreshing;
 
-    expect(stub.of('refreshToken')).toHaveLength(1);
-    expect(session.getState().status).toBe('authenticated');
-    expect(session.getState().retry).toBeUndefined();
-    expect(session.getState().expiresAt).toBeGreaterThan(before!);
-    session.dispose();
-  });
+      expect(stub.of('refreshToken')).toHaveLength(1);
+      expect(session.getState().status).toBe('authenticated');
+      expect(session.getState().retry).toBeUndefined();
+      expect(session.getState().expiresAt).toBeGreaterThan(before!);
+      session.dispose();
+    },
+  );
 
   it('still gives up, a moment later, on a refresh that got no answer at all', async () => {
     const { session, stub } = await loggedIn({ auto: false });
@@ -46,7 +49,10 @@ describe('a refresh on the wire while the page is frozen past its timeout', () =
     await vi.advanceTimersByTimeAsync(30_000);
     expect(stub.of('refreshToken')).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(await refreshing).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken got no answer within 30000 ms.' });
+    expect(await refreshing).toMatchObject({
+      name: 'AuthRequestError',
+      message: 'refreshToken got no answer within 30000 ms.',
+    });
     session.dispose();
   });
 });

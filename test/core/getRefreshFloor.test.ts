@@ -15,7 +15,7 @@ const contract = { expiresAt: 900_000, refreshAt: 750_000 };
 describe('getRefreshFloor: when a refresh may go out', () => {
   it.each<[string, RefreshTrigger, number, FloorState, typeof short | null, number]>([
     ['the first refresh after a login, whatever asks', 'proactive', 0, NO_REFRESH, contract, 0],
-    ['the app\'s refresh(): at once, always', 'manual', 100, twice, contract, 100],
+    ["the app's refresh(): at once, always", 'manual', 100, twice, contract, 100],
     ['./ws: at once, always', 'socket', 100, twice, contract, 100],
     ['TOKEN_EXPIRED right after a rotation: at once', 'token-expired', 300, justRotated, contract, 300],
     ['a check right after a rotation: at once', 'check', 300, justRotated, contract, 300],
@@ -24,9 +24,30 @@ describe('getRefreshFloor: when a refresh may go out', () => {
     ['the local clock after a rotation: the whole floor', 'expired-locally', 300, justRotated, contract, 5_000],
     ['a resume after a rotation: the whole floor', 'resume', 300, justRotated, contract, 5_000],
     ['a retry: the whole floor', 'retry', 300, justRotated, contract, 5_000],
-    ['a proactive refresh of a 3-second token: on its own schedule, ahead of the floor', 'proactive', 1_700, justRotated, short, 1_700],
-    ['a storm that makes tokens look dead: the whole floor, never pulled ahead', 'proactive', 300, justRotated, { expiresAt: -60_000, refreshAt: -90_000 }, 5_000],
-    ['a token so short its lead falls within 1 s of the last refresh: the whole floor', 'proactive', 300, justRotated, { expiresAt: 900, refreshAt: 700 }, 5_000],
+    [
+      'a proactive refresh of a 3-second token: on its own schedule, ahead of the floor',
+      'proactive',
+      1_700,
+      justRotated,
+      short,
+      1_700,
+    ],
+    [
+      'a storm that makes tokens look dead: the whole floor, never pulled ahead',
+      'proactive',
+      300,
+      justRotated,
+      { expiresAt: -60_000, refreshAt: -90_000 },
+      5_000,
+    ],
+    [
+      'a token so short its lead falls within 1 s of the last refresh: the whole floor',
+      'proactive',
+      300,
+      justRotated,
+      { expiresAt: 900, refreshAt: 700 },
+      5_000,
+    ],
     ['no schedule: the whole floor', 'expired-locally', 300, justRotated, null, 5_000],
   ])('%s', (_name, trigger, now, state, schedule, expected) => {
     expect(getRefreshFloor(trigger, now, FLOOR, state, schedule)).toBe(expected);

@@ -14,13 +14,15 @@ describe('createLock', () => {
   it('runs tasks under one name one at a time, in order, and goes on after a task fails', async () => {
     const lock = createLock();
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      log.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([lock('x', task('a')), lock('x', task('b', true)), lock('x', task('c'))]);
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -41,7 +43,11 @@ describe('a lock that is never granted', () => {
     });
     vi.stubGlobal('navigator', { locks: { request } });
     const stub = createFetchStub({ auto: true });
-    const session = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store: shareTokenStore(createMemoryTokenStore()) });
+    const session = createTokenSession({
+      uri: 'http://auth.test/graphql',
+      fetch: stub.fetch,
+      store: shareTokenStore(createMemoryTokenStore()),
+    });
     await session.login('a@b.test', 'pw');
     frozen = true;
     const refresh = session.refresh().catch((e: unknown) => e);
@@ -49,9 +55,15 @@ describe('a lock that is never granted', () => {
     expect(signals.at(-1)!.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     const error = await refresh;
-    expect(request).toHaveBeenCalledWith('apollo-link-token-pair', { signal: expect.any(AbortSignal) }, expect.any(Function));
+    expect(request).toHaveBeenCalledWith(
+      'apollo-link-token-pair',
+      { signal: expect.any(AbortSignal) },
+      expect.any(Function),
+    );
     expect(AuthRequestError.is(error)).toBe(true);
-    expect((error as Error).message).toBe('Waited 20 s for the "apollo-link-token-pair" lock, which another session holds.');
+    expect((error as Error).message).toBe(
+      'Waited 20 s for the "apollo-link-token-pair" lock, which another session holds.',
+    );
     expect(signals.at(-1)!.aborted).toBe(true);
     expect(stub.of('refreshToken')).toHaveLength(0);
     expect(session.getState().status).toBe('authenticated');

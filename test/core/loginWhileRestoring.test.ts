@@ -16,7 +16,7 @@ afterEach(() => {
 describe('a login while the stored pair is still being read', () => {
   it.each([
     ['keeps the pair it brought when the read answers with it', false],
-    ["revokes the stored pair of the session it replaced, once the read answers with that", true],
+    ['revokes the stored pair of the session it replaced, once the read answers with that', true],
   ])('%s', async (_, restoredOld) => {
     const old = makePair('old');
     let stored: TokenPair | null = null;
@@ -35,7 +35,9 @@ describe('a login while the stored pair is still being read', () => {
     answer();
     await vi.advanceTimersByTimeAsync(10);
 
-    expect(stub.of('logout').map((call) => call.variables['refreshToken'])).toEqual(restoredOld ? [old.refreshToken] : []);
+    expect(stub.of('logout').map((call) => call.variables['refreshToken'])).toEqual(
+      restoredOld ? [old.refreshToken] : [],
+    );
     stored = brought;
     expect(session.getState().status).toBe('authenticated');
     await session.refresh();

@@ -31,7 +31,12 @@ async function frozenTabs() {
 
 /** An operation as the links run it: it waits for a pair (`current`), then its replay after TOKEN_EXPIRED (`recover`). */
 function operationOf(session: ReturnType<typeof createTokenSession>) {
-  const run = { began: Date.now(), sent: undefined as Live | undefined, ended: undefined as number | undefined, error: undefined as unknown };
+  const run = {
+    began: Date.now(),
+    sent: undefined as Live | undefined,
+    ended: undefined as number | undefined,
+    error: undefined as unknown,
+  };
   const waited = Promise.resolve(session.current()).then((sent) => (run.sent = sent ?? undefined));
   const replayed = waited.then((sent) => session.recover(sent ?? undefined));
   void replayed.then(

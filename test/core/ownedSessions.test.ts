@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthRequestError, createMemoryTokenStore, SessionEndedError, type TokenAuthTransport, type TransportAnswer } from '../../src';
+import {
+  AuthRequestError,
+  createMemoryTokenStore,
+  SessionEndedError,
+  type TokenAuthTransport,
+  type TransportAnswer,
+} from '../../src';
 import { createTokenSession } from '../../src/core/session/TokenSession';
 import { makePair } from '../helpers/jwt';
 import { TIME } from '../helpers/session';
@@ -41,7 +47,13 @@ function ownedTransport() {
 
 function start(owned: ReturnType<typeof ownedTransport>, options: Parameters<typeof createTokenSession>[0] = {}) {
   const onSessionEnd = vi.fn();
-  const session = createTokenSession({ transport: owned.transport, refreshOnResume: false, retryDelay: 1000, onSessionEnd, ...options });
+  const session = createTokenSession({
+    transport: owned.transport,
+    refreshOnResume: false,
+    retryDelay: 1000,
+    onSessionEnd,
+    ...options,
+  });
   return { session, onSessionEnd };
 }
 

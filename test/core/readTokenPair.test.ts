@@ -19,7 +19,10 @@ describe('decodeAccessToken', () => {
   });
 
   it.each([
-    ['UTF-8 beyond Latin-1, and a literal %', { sub: 'u_1', iat: 1, exp: 2, name: 'Jürgen Ødegård 日本 🎉', note: '100% sure, %41 stays' }],
+    [
+      'UTF-8 beyond Latin-1, and a literal %',
+      { sub: 'u_1', iat: 1, exp: 2, name: 'Jürgen Ødegård 日本 🎉', note: '100% sure, %41 stays' },
+    ],
     ['base64url characters - and _ in the payload', { sub: 'u_2', iat: 1, exp: 2, s: '>>>???' }],
     ['every payload length modulo 3 (no padding)', { sub: 'u_3', iat: 1, exp: 2, a: 'xy' }],
   ])('decodes %s, through jwt-decode', (_name, claims) => {
@@ -29,17 +32,36 @@ describe('decodeAccessToken', () => {
   });
 
   it('returns the claims of a good token', () => {
-    expect(decodeAccessToken(makeJwt({ sub: 'u', role: 'ADMIN', iat: 1, exp: 2 }))).toEqual({ sub: 'u', role: 'ADMIN', iat: 1, exp: 2 });
+    expect(decodeAccessToken(makeJwt({ sub: 'u', role: 'ADMIN', iat: 1, exp: 2 }))).toEqual({
+      sub: 'u',
+      role: 'ADMIN',
+      iat: 1,
+      exp: 2,
+    });
   });
 });
 
 describe('readTokenPair', () => {
   it.each([
     ['nothing', undefined, 'refreshToken answered without a valid accessToken.'],
-    ['an empty access token', { accessToken: '', refreshToken: 'r' }, 'refreshToken answered without a valid accessToken.'],
-    ['a numeric refresh token', { accessToken: makeJwt({}), refreshToken: 42 }, 'refreshToken answered without a valid refreshToken.'],
-    ['an access token that is not a JWT', { accessToken: 'x', refreshToken: 'r' }, 'refreshToken answered with an access token that is not a valid JWT.'],
+    [
+      'an empty access token',
+      { accessToken: '', refreshToken: 'r' },
+      'refreshToken answered without a valid accessToken.',
+    ],
+    [
+      'a numeric refresh token',
+      { accessToken: makeJwt({}), refreshToken: 42 },
+      'refreshToken answered without a valid refreshToken.',
+    ],
+    [
+      'an access token that is not a JWT',
+      { accessToken: 'x', refreshToken: 'r' },
+      'refreshToken answered with an access token that is not a valid JWT.',
+    ],
   ])('refuses %s with a clear AuthRequestError', (_name, value, message) => {
-    expect(() => readTokenPair(value, 'refreshToken', 0)).toThrow(expect.objectContaining({ name: 'AuthRequestError', message }));
+    expect(() => readTokenPair(value, 'refreshToken', 0)).toThrow(
+      expect.objectContaining({ name: 'AuthRequestError', message }),
+    );
   });
 });

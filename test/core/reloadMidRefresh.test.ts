@@ -59,7 +59,10 @@ describe('a tab that reloads while its refresh is on the wire', () => {
 
     await expect(authB.refresh()).rejects.toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
     expect(server.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
-    expect(authB.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', elsewhere: false } });
+    expect(authB.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', elsewhere: false },
+    });
   });
 
   it('a refresh that ended before the tab went (answered, or failed on the network) is no reason to end anything', async () => {
@@ -68,7 +71,8 @@ describe('a tab that reloads while its refresh is on the wire', () => {
     const a = tab();
     const b = tab();
     let offline = false;
-    const fetchOfA: typeof fetch = (input, init) => (offline ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(input, init));
+    const fetchOfA: typeof fetch = (input, init) =>
+      offline ? Promise.reject(new TypeError('Failed to fetch')) : server.fetch(input, init);
     const authA = createTokenAuth({ uri: '/graphql', fetch: fetchOfA, store: a.store, refreshOnResume: false });
     const authB = createTokenAuth({ uri: '/graphql', fetch: server.fetch, store: b.store, refreshOnResume: false });
     sessions.push(authA, authB);

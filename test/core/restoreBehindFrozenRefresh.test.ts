@@ -25,7 +25,10 @@ afterEach(() => {
 function freeze(from: string) {
   const post = BroadcastChannel.prototype.postMessage;
   const held: Array<[BroadcastChannel, unknown]> = [];
-  const spy = vi.spyOn(BroadcastChannel.prototype, 'postMessage').mockImplementation(function (this: BroadcastChannel, message: unknown) {
+  const spy = vi.spyOn(BroadcastChannel.prototype, 'postMessage').mockImplementation(function (
+    this: BroadcastChannel,
+    message: unknown,
+  ) {
     if ((message as { from: string }).from === from) held.push([this, message]);
     else post.call(this, message);
   });
@@ -115,7 +118,9 @@ describe('a tab that starts while the tab holding the refresh lock is frozen', (
     expect(c.getState().status).toBe('loading');
 
     thaw();
-    await vi.waitFor(() => expect(c.getState()).toMatchObject({ status: 'authenticated', user: { email: 'admin@demo.test' } }));
+    await vi.waitFor(() =>
+      expect(c.getState()).toMatchObject({ status: 'authenticated', user: { email: 'admin@demo.test' } }),
+    );
     expect(seen).not.toContain('unauthenticated');
     // The frozen tab's answer may come first, with the pair it renews; the pair it renewed follows.
     await vi.waitFor(async () => expect(await c.getAccessToken()).toBe(await a.getAccessToken()));
@@ -123,7 +128,11 @@ describe('a tab that starts while the tab holding the refresh lock is frozen', (
   });
 
   it('shows the sign-in form at once after a sign-out in a tab that can answer, the frozen one holding the lock', async () => {
-    const { followers: [d], tab, thaw } = await frozenInMidRefresh(1);
+    const {
+      followers: [d],
+      tab,
+      thaw,
+    } = await frozenInMidRefresh(1);
     const logout = d!.logout();
     await vi.advanceTimersByTimeAsync(200);
     await logout;

@@ -25,7 +25,8 @@ afterEach(() => {
 });
 
 /** The refresh tokens that logout requests revoked, in the order they were sent. */
-const revoked = (calls: StubCall[]) => calls.filter((call) => call.field === 'logout').map((call) => call.variables.refreshToken);
+const revoked = (calls: StubCall[]) =>
+  calls.filter((call) => call.field === 'logout').map((call) => call.variables.refreshToken);
 
 /** A pair whose access token died an hour before the fake clock's start: a session renews it before use. */
 const deadPair = (name: string) => makePair(name, { now: T0 - 60 * MINUTE });
@@ -95,7 +96,11 @@ describe('login while the stored pair is still being read', () => {
   it('revokes the stored pair the login replaces when the store answers after the login', async () => {
     const stored = makePair('stored');
     let answer!: (pair: TokenPair) => void;
-    const store = createTokenStore({ get: () => new Promise<TokenPair>((resolve) => (answer = resolve)), set: vi.fn(), clear: vi.fn() });
+    const store = createTokenStore({
+      get: () => new Promise<TokenPair>((resolve) => (answer = resolve)),
+      set: vi.fn(),
+      clear: vi.fn(),
+    });
     const { session, stub } = setup({ store, auto: true });
     await session.login('a@b.test', 'pw');
     expect(revoked(stub.calls)).toEqual([]);
@@ -142,37 +147,40 @@ describe('login over a session whose refresh is out', () => {
   it.each([
     ['its own store', false],
     ['a shared store', true],
-  ] as const)('revokes the rotated pair when a login lands while that pair is being written to %s', async (_kind, share) => {
-    const held = storeWithHeldWrites(makePair('s'));
-    const { session, stub } = setup({ store: share ? shareTokenStore(held.store) : held.store });
-    await vi.advanceTimersByTimeAsync(0);
+  ] as const)(
+    'revokes the rotated pair when a login lands while that pair is being written to %s',
+    async (_kind, share) => {
+      const held = storeWithHeldWrites(makePair('s'));
+      const { session, stub } = setup({ store: share ? shareTokenStore(held.store) : held.store });
+      await vi.advanceTimersByTimeAsync(0);
 
-    const refresh = session.refresh().catch((error: unknown) => error);
-    await vi.advanceTimersByTimeAsync(0);
-    held.hold();
-    stub.answer(stub.last('refreshToken')); // rotates to p1, whose write is held
-    await vi.advanceTimersByTimeAsync(0);
-    expect(held.held).toBe(1);
+      const refresh = session.refresh().catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(0);
+      held.hold();
+      stub.answer(stub.last('refreshToken')); // rotates to p1, whose write is held
+      await vi.advanceTimersByTimeAsync(0);
+      expect(held.held).toBe(1);
 
-    const login = session.login('c@d.test', 'pw');
-    await vi.advanceTimersByTimeAsync(0);
-    answerAsAnotherUser(stub); // p2
-    await vi.advanceTimersByTimeAsync(0);
-    // p1 is not revoked before its rotation is settled.
-    expect(revoked(stub.calls)).toEqual([]);
+      const login = session.login('c@d.test', 'pw');
+      await vi.advanceTimersByTimeAsync(0);
+      answerAsAnotherUser(stub); // p2
+      await vi.advanceTimersByTimeAsync(0);
+      // p1 is not revoked before its rotation is settled.
+      expect(revoked(stub.calls)).toEqual([]);
 
-    held.release();
-    await login;
-    const error = await refresh;
-    await vi.advanceTimersByTimeAsync(0);
+      held.release();
+      await login;
+      const error = await refresh;
+      await vi.advanceTimersByTimeAsync(0);
 
-    expect(SessionEndedError.is(error)).toBe(true);
-    expect(error).toMatchObject({ reason: 'replaced' });
-    // The spent s is not revoked again; p1, which nobody holds any more, is.
-    expect(revoked(stub.calls)).toEqual(['refresh-p1']);
-    expect(await held.stored()).toBe('refresh-p2');
-    session.dispose();
-  });
+      expect(SessionEndedError.is(error)).toBe(true);
+      expect(error).toMatchObject({ reason: 'replaced' });
+      // The spent s is not revoked again; p1, which nobody holds any more, is.
+      expect(revoked(stub.calls)).toEqual(['refresh-p1']);
+      expect(await held.stored()).toBe('refresh-p2');
+      session.dispose();
+    },
+  );
 });
 
 describe('sessions that share a store', () => {

@@ -45,7 +45,11 @@ describe('how a session ended (state.ended and onSessionEnd)', () => {
     expect(session.getState().ended).toBeUndefined();
     vi.advanceTimersByTime(MINUTE);
     await session.logout();
-    expect(session.getState()).toEqual({ status: 'unauthenticated', user: null, ended: { reason: 'logout', elsewhere: false, at: T0 + MINUTE } });
+    expect(session.getState()).toEqual({
+      status: 'unauthenticated',
+      user: null,
+      ended: { reason: 'logout', elsewhere: false, at: T0 + MINUTE },
+    });
     expect(onSessionEnd).toHaveBeenCalledExactlyOnceWith({ reason: 'logout', elsewhere: false });
   });
 
@@ -54,7 +58,11 @@ describe('how a session ended (state.ended and onSessionEnd)', () => {
     await a.session.logout();
     await vi.advanceTimersByTimeAsync(0);
     expect(a.session.getState().ended).toEqual({ reason: 'logout', elsewhere: false, at: T0 });
-    expect(b.session.getState()).toEqual({ status: 'unauthenticated', user: null, ended: { reason: 'logout', elsewhere: true, at: T0 } });
+    expect(b.session.getState()).toEqual({
+      status: 'unauthenticated',
+      user: null,
+      ended: { reason: 'logout', elsewhere: true, at: T0 },
+    });
     expect(b.onSessionEnd).toHaveBeenCalledExactlyOnceWith({ reason: 'logout', elsewhere: true });
   });
 
@@ -111,7 +119,13 @@ describe('how a session ended (state.ended and onSessionEnd)', () => {
     await expect(session.refresh()).rejects.toMatchObject({ reason: 'rejected' });
     expect(session.getState()).toMatchObject({
       status: 'unauthenticated',
-      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked', message: control.refuse.message, at: T0 + MINUTE },
+      ended: {
+        reason: 'rejected',
+        elsewhere: false,
+        rejection: 'revoked',
+        message: control.refuse.message,
+        at: T0 + MINUTE,
+      },
     });
     expect(onSessionEnd).toHaveBeenCalledExactlyOnceWith({
       reason: 'rejected',
@@ -141,7 +155,9 @@ describe('how a session ended (state.ended and onSessionEnd)', () => {
     const { transport, control } = service();
     const { session, onSessionEnd } = start({ ...transport, ownsSession: true });
     await session.login('a@b.test', 'pw');
-    control.refuse = new AuthRejectedError('The session has expired: sign in again.', 'refresh', [{ message: 'expired', extensions: { code: 'SESSION_EXPIRED' } }]);
+    control.refuse = new AuthRejectedError('The session has expired: sign in again.', 'refresh', [
+      { message: 'expired', extensions: { code: 'SESSION_EXPIRED' } },
+    ]);
     await session.refresh().catch(() => {});
     expect(session.getState().ended).toMatchObject({ reason: 'rejected', rejection: 'expired' });
     expect(onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ rejection: 'expired' }));
@@ -152,7 +168,10 @@ describe('how a session ended (state.ended and onSessionEnd)', () => {
     control.refuse = revoked();
     await a.session.refresh().catch(() => {});
     await vi.advanceTimersByTimeAsync(0);
-    expect(b.session.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked' } });
+    expect(b.session.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked' },
+    });
   });
 
   it('no end is kept for a logout with nobody signed in, and a failed refresh keeps the session, with its retry', async () => {

@@ -19,12 +19,19 @@ function setUp(now = Date.now) {
     );
     return { status: response.status, body: (await response.json()) as any };
   };
-  const graphql = (query: string, variables: object = {}, token?: string) => post('/graphql', { query, variables }, token);
+  const graphql = (query: string, variables: object = {}, token?: string) =>
+    post('/graphql', { query, variables }, token);
   const login = async (email = 'admin@demo.test', password = 'admin-pass') =>
-    (await graphql(`mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){${PAIR}}}`, { email, password })).body.data
-      ?.loginWithEmailPassword as { accessToken: string; refreshToken: string };
-  const refresh = async (token: string) => (await graphql(`mutation($token:String!){refreshToken(token:$token){${PAIR}}}`, { token })).body;
-  const logout = (refreshToken: string) => graphql('mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}', { refreshToken });
+    (
+      await graphql(
+        `mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){${PAIR}}}`,
+        { email, password },
+      )
+    ).body.data?.loginWithEmailPassword as { accessToken: string; refreshToken: string };
+  const refresh = async (token: string) =>
+    (await graphql(`mutation($token:String!){refreshToken(token:$token){${PAIR}}}`, { token })).body;
+  const logout = (refreshToken: string) =>
+    graphql('mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}', { refreshToken });
   const ping = async (token: string) => (await graphql('{ ping(n: 1) }', {}, token)).body;
   const control = (name: string, body: object = {}, token?: string) => post(`/control/${name}`, body, token);
   return { server, lab, login, refresh, logout, ping, control };
@@ -62,7 +69,9 @@ describe('the demo lab in front of the demo server', () => {
   it('a spent refresh token presented again is detected as reuse, and revokes the session', async () => {
     const { login, refresh, control, lab } = setUp();
     const first = await login();
-    expect((await control('present-spent-refresh-token', {}, first.accessToken)).body.error).toMatch(/spent no refresh token yet/);
+    expect((await control('present-spent-refresh-token', {}, first.accessToken)).body.error).toMatch(
+      /spent no refresh token yet/,
+    );
     const second = (await refresh(first.refreshToken)).data.refreshToken;
     const answer = await control('present-spent-refresh-token', {}, second.accessToken);
     expect(answer.body.answer).toMatch(/already used/);
@@ -76,7 +85,13 @@ describe('the demo lab in front of the demo server', () => {
     const { login, ping, control, lab } = setUp(() => now);
     const { accessToken } = await login();
     await control('down', { seconds: 2 });
-    const answer = await lab(new Request(`${ORIGIN}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` }, body: '{"query":"{ ping }"}' }));
+    const answer = await lab(
+      new Request(`${ORIGIN}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}` },
+        body: '{"query":"{ ping }"}',
+      }),
+    );
     expect(answer.status).toBe(503);
     expect(lab.report().downUntil).toBe(1_002_000);
     now += 2_000;
@@ -84,7 +99,7 @@ describe('the demo lab in front of the demo server', () => {
     expect(lab.report().totals.unavailable).toBe(1);
   });
 
-  it('counts failed logins apart from logins, and slow refresh sets the server\'s delay', async () => {
+  it("counts failed logins apart from logins, and slow refresh sets the server's delay", async () => {
     const { login, control, lab, server } = setUp();
     await login();
     await login('admin@demo.test', 'wrong');

@@ -20,7 +20,10 @@ async function testServer(options: Parameters<typeof createTestAuthServer>[0] = 
   return { server, url, email: owner.email, password: owner.password };
 }
 
-async function spec(start: (options: SpecAuthServiceOptions) => Promise<SpecServer>, options: SpecAuthServiceOptions = {}) {
+async function spec(
+  start: (options: SpecAuthServiceOptions) => Promise<SpecServer>,
+  options: SpecAuthServiceOptions = {},
+) {
   const server = await start(options);
   cleanups.push(() => server.close());
   return server;
@@ -32,7 +35,7 @@ function expectNoToken(report: DoctorReport) {
   expect(report.requests).toBeLessThanOrEqual(MAX_REQUESTS);
 }
 
-describe('doctor against the package\'s own test server', () => {
+describe("doctor against the package's own test server", () => {
   it('passes every check, leaves no session open, and prints no token', async () => {
     const { server, url, email, password } = await testServer();
     const report = await runDoctor({ uri: url, email, password });
@@ -46,35 +49,46 @@ describe('doctor against the package\'s own test server', () => {
       const answer = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'mutation($t:String!){refreshToken(token:$t){accessToken}}', variables: { t: token } }),
+        body: JSON.stringify({
+          query: 'mutation($t:String!){refreshToken(token:$t){accessToken}}',
+          variables: { t: token },
+        }),
       }).then((response) => response.json());
       expect(answer.data?.refreshToken ?? null).toBeNull();
     }
   });
 
-  it('takes documents for servers whose operations have other names, aliased to the contract\'s', async () => {
+  it("takes documents for servers whose operations have other names, aliased to the contract's", async () => {
     const { url, email, password } = await testServer();
     const documents = {
-      login: 'mutation Login($email:String!,$password:String!){loginWithEmailPassword:loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}',
+      login:
+        'mutation Login($email:String!,$password:String!){loginWithEmailPassword:loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}',
       refresh: 'mutation Renew($token:String!){refreshToken:refreshToken(token:$token){accessToken refreshToken}}',
       logout: 'mutation Out($refreshToken:String!){logout:logout(refreshToken:$refreshToken){success}}',
       me: 'query Who{me:me{id email}}',
     };
     const seen: string[] = [];
-    const tracking = ((input: string | URL | Request, init?: RequestInit) => (seen.push(JSON.parse(String(init?.body)).query), fetch(input, init))) as typeof fetch;
+    const tracking = ((input: string | URL | Request, init?: RequestInit) => (
+      seen.push(JSON.parse(String(init?.body)).query),
+      fetch(input, init)
+    )) as typeof fetch;
     const report = await runDoctor({ uri: url, email, password, documents, fetch: tracking });
     expect(report.ok).toBe(true);
     expect(new Set(seen)).toEqual(new Set(Object.values(documents)));
   });
 
-  it('checks TOKEN_EXPIRED when the server issues tokens short-lived enough to wait one out', { timeout: 20_000 }, async () => {
-    const { url, email, password } = await testServer({ accessTokenTtl: 2 });
-    const report = await runDoctor({ uri: url, email, password });
-    expect(status(report, 'token-expired')).toBe('ok');
-    expect(detail(report, 'token-expired')).toContain('TOKEN_EXPIRED');
-    expect(status(report, 'lifetime')).toBe('warn');
-    expect(report.loggedOut).toBe(true);
-  });
+  it(
+    'checks TOKEN_EXPIRED when the server issues tokens short-lived enough to wait one out',
+    { timeout: 20_000 },
+    async () => {
+      const { url, email, password } = await testServer({ accessTokenTtl: 2 });
+      const report = await runDoctor({ uri: url, email, password });
+      expect(status(report, 'token-expired')).toBe('ok');
+      expect(detail(report, 'token-expired')).toContain('TOKEN_EXPIRED');
+      expect(status(report, 'lifetime')).toBe('warn');
+      expect(report.loggedOut).toBe(true);
+    },
+  );
 
   it('a server that hangs on refresh: the refresh check fails after the timeout, and the doctor does not hang', async () => {
     const { server, url, email, password } = await testServer();
@@ -88,14 +102,21 @@ describe('doctor against the package\'s own test server', () => {
 });
 
 describe('doctor against spec servers on other frameworks', () => {
-  it("Apollo Server 5: reports its INTERNAL_SERVER_ERROR refusals and what the package does with them", async () => {
+  it('Apollo Server 5: reports its INTERNAL_SERVER_ERROR refusals and what the package does with them', async () => {
     const server = await spec(startApolloServerSpec);
     const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
     expect(report.ok).toBe(true);
-    expect(detail(report, 'single-use')).toBe('Refused: "Invalid refresh token" with code INTERNAL_SERVER_ERROR (HTTP 200).');
+    expect(detail(report, 'single-use')).toBe(
+      'Refused: "Invalid refresh token" with code INTERNAL_SERVER_ERROR (HTTP 200).',
+    );
     // Its words say the token was refused: a verdict, though the code says nothing.
-    expect(report.advice.join('\n')).toContain('the package ends such a session at once, since those words speak of a refused token');
-    expect(report.checks.find(({ id }) => id === 'dead-access')).toMatchObject({ status: 'ok', detail: expect.stringContaining('"Not authenticated" with code INTERNAL_SERVER_ERROR') });
+    expect(report.advice.join('\n')).toContain(
+      'the package ends such a session at once, since those words speak of a refused token',
+    );
+    expect(report.checks.find(({ id }) => id === 'dead-access')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('"Not authenticated" with code INTERNAL_SERVER_ERROR'),
+    });
     expect(detail(report, 'wrong-password')).toContain('"Invalid email or password" with code INTERNAL_SERVER_ERROR');
     expect(report.loggedOut).toBe(true);
     expectNoToken(report);
@@ -106,7 +127,9 @@ describe('doctor against spec servers on other frameworks', () => {
     const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password });
     expect(report.ok).toBe(true);
     expect(detail(report, 'single-use')).toBe('Refused: "Invalid refresh token" with no code (HTTP 200).');
-    expect(report.advice.join('\n')).toContain('no code ("Invalid refresh token"): the package ends such a session at once');
+    expect(report.advice.join('\n')).toContain(
+      'no code ("Invalid refresh token"): the package ends such a session at once',
+    );
     expect(report.loggedOut).toBe(true);
   });
 });
@@ -127,13 +150,33 @@ function refusingAs(refusal: { message: string; code?: string }): typeof fetch {
 
 describe("doctor says whether a revoked session would be noticed, from how the server refuses a dead session's access token", () => {
   it.each([
-    ['UNAUTHENTICATED, at once', { message: 'Not authenticated', code: 'UNAUTHENTICATED' }, 'ok', 'the package refreshes once'],
-    ['no code, but words of a refused session: at once', { message: 'Session revoked' }, 'ok', 'checks it with a refresh at once'],
+    [
+      'UNAUTHENTICATED, at once',
+      { message: 'Not authenticated', code: 'UNAUTHENTICATED' },
+      'ok',
+      'the package refreshes once',
+    ],
+    [
+      'no code, but words of a refused session: at once',
+      { message: 'Session revoked' },
+      'ok',
+      'checks it with a refresh at once',
+    ],
     ['no code and no such words: within a minute', { message: 'Access denied' }, 'warn', 'noticed within a minute'],
-    ['a code the package passes on: never', { message: 'Access denied', code: 'FORBIDDEN' }, 'fail', 'would go unnoticed until its next refresh'],
+    [
+      'a code the package passes on: never',
+      { message: 'Access denied', code: 'FORBIDDEN' },
+      'fail',
+      'would go unnoticed until its next refresh',
+    ],
   ] as const)('%s', async (_name, refusal, expected, words) => {
     const server = await spec(startYogaSpec);
-    const report = await runDoctor({ uri: server.url, email: ADMIN!.email, password: ADMIN!.password, fetch: refusingAs(refusal) });
+    const report = await runDoctor({
+      uri: server.url,
+      email: ADMIN!.email,
+      password: ADMIN!.password,
+      fetch: refusingAs(refusal),
+    });
     expect(status(report, 'dead-access')).toBe(expected);
     expect(detail(report, 'dead-access')).toContain(words);
     expect(detail(report, 'dead-access')).toContain(refusal.message);
@@ -187,7 +230,10 @@ describe('the command line', () => {
     const out: string[] = [];
     process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'] = password;
     try {
-      const code = await main(['doctor', '--uri', url, '--email', email, '--json'], { out: (text) => out.push(text), err: (text) => out.push(text) });
+      const code = await main(['doctor', '--uri', url, '--email', email, '--json'], {
+        out: (text) => out.push(text),
+        err: (text) => out.push(text),
+      });
       expect(code).toBe(0);
     } finally {
       delete process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'];
@@ -202,7 +248,9 @@ describe('the command line', () => {
     server.faults.hangRefresh = true;
     const out: string[] = [];
     const io = { out: (text: string) => out.push(text), err: (text: string) => out.push(text) };
-    expect(await main(['doctor', '--uri', url, '--email', email, '--password', password, '--timeout', '300'], io)).toBe(1);
+    expect(await main(['doctor', '--uri', url, '--email', email, '--password', password, '--timeout', '300'], io)).toBe(
+      1,
+    );
     expect(out.join('\n')).toContain('FAIL  refreshToken answers a new pair');
     expect(await main(['doctor', '--uri', url], io)).toBe(2);
     expect(out.at(-1)).toContain('--uri and --email are required');

@@ -22,12 +22,16 @@ it("the README's doctor report is what the command prints against the Apollo Ser
   cleanups.push(() => server.close());
   const lines: string[] = [];
   const admin = SPEC_USERS[0]!;
-  const code = await main(['doctor', '--uri', server.url, '--email', admin.email, '--password', admin.password], { out: (text) => lines.push(text) });
+  const code = await main(['doctor', '--uri', server.url, '--email', admin.email, '--password', admin.password], {
+    out: (text) => lines.push(text),
+  });
   expect(code).toBe(0);
   const printed = `$ npx apollo-link-token-pair doctor --uri ${server.url} --email ${admin.email}\n${lines.join('\n')}\n`;
   if (process.env['UPDATE_DOCTOR_REPORT']) writeFileSync(REPORT, normalize(printed));
   expect(normalize(printed)).toBe(readFileSync(REPORT, 'utf8'));
   // The README shows this file, whole (its include marker).
   const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-  expect(readme).toContain(`<!-- include: test/doctor/apollo-server-report.txt -->\n\`\`\`text\n${readFileSync(REPORT, 'utf8')}\`\`\`\n`);
+  expect(readme).toContain(
+    `<!-- include: test/doctor/apollo-server-report.txt -->\n\`\`\`text\n${readFileSync(REPORT, 'utf8')}\`\`\`\n`,
+  );
 });

@@ -30,7 +30,11 @@ describe('the demo after the computer slept', () => {
 
 describe('the demo while the server cannot be reached', () => {
   it('shows "reconnecting" while the refresh fails on the network, stays signed in, and clears it once a retry gets through', async () => {
-    const context = await session.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await session.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     try {
       const page = await context.newPage();
       await signIn(page, session.demo.url);
@@ -43,8 +47,12 @@ describe('the demo while the server cannot be reached', () => {
       await page.getByTestId('fire').click();
       const banner = page.getByTestId('reconnecting');
       await banner.waitFor();
-      expect(await banner.innerText()).toMatch(/Reconnecting…\s+The server could not renew your sign-in\. You are still signed in; trying again in \d+ s\./);
-      expect(await page.getByTestId('event-log').innerText()).toContain('Could not reach the server to refresh: still signed in, retrying');
+      expect(await banner.innerText()).toMatch(
+        /Reconnecting…\s+The server could not renew your sign-in\. You are still signed in; trying again in \d+ s\./,
+      );
+      expect(await page.getByTestId('event-log').innerText()).toContain(
+        'Could not reach the server to refresh: still signed in, retrying',
+      );
       expect((await screenshot(page, 'reconnecting-390')).width).toBe(390);
       expect(await layoutProblems(page, ['reconnecting', 'me-id', 'logout'])).toEqual([]);
       expect(await page.getByTestId('login-form').count()).toBe(0);

@@ -36,7 +36,12 @@ describe('the demo app in Chromium', () => {
     await page.getByTestId('event-log').getByText('every access token expired').waitFor();
     await page.getByTestId('fire').click();
     await page.getByTestId('burst-result').getByText('20 of 20 queries succeeded').waitFor();
-    expect(session.demo.server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0, tokenExpired: 20 });
+    expect(session.demo.server.stats).toMatchObject({
+      refreshCalls: 1,
+      refreshSuccesses: 1,
+      reuseDetections: 0,
+      tokenExpired: 20,
+    });
     await page.getByTestId('event-log').getByText('TOKEN_EXPIRED: pair refreshed once').waitFor();
 
     await page.getByTestId('logout').click();

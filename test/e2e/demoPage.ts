@@ -8,7 +8,11 @@ export const VIEWPORTS = [
 
 /** A browser context of one of {@link VIEWPORTS}, a phone's with touch. */
 export function viewportContext(browser: Browser, viewport: (typeof VIEWPORTS)[number]): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, isMobile: viewport.isMobile, hasTouch: viewport.isMobile });
+  return browser.newContext({
+    viewport: { width: viewport.width, height: viewport.height },
+    isMobile: viewport.isMobile,
+    hasTouch: viewport.isMobile,
+  });
 }
 
 /** Opens the demo at `url` and signs in with a seeded account, picked as a person would. */

@@ -31,7 +31,10 @@ function hold(port: number): Promise<number | undefined> {
 }
 
 /** Starts the demo with `env`; resolves what it printed once it printed `until` or exited (within 30 s). */
-function startDemo(env: Record<string, string>, until: RegExp): Promise<{ stdout: string; stderr: string; code: number | null }> {
+function startDemo(
+  env: Record<string, string>,
+  until: RegExp,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,7 +43,10 @@ function startDemo(env: Record<string, string>, until: RegExp): Promise<{ stdout
   let stdout = '';
   let stderr = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The demo printed nothing like ${until} in 30 s:\n${stdout}\n${stderr}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The demo printed nothing like ${until} in 30 s:\n${stdout}\n${stderr}`)),
+      30_000,
+    );
     const done = (code: number | null) => {
       clearTimeout(timer);
       resolve({ stdout, stderr, code });
@@ -72,7 +78,12 @@ describe('npm run demo and its port', () => {
     const { stdout, stderr, code } = await startDemo({ PORT: String(port) }, /Demo ready/);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr.trim().split('\n').filter((line) => !/^npm warn/.test(line))).toEqual([
+    expect(
+      stderr
+        .trim()
+        .split('\n')
+        .filter((line) => !/^npm warn/.test(line)),
+    ).toEqual([
       `Port ${port} is already in use: stop what runs there, set PORT to a free port, or leave PORT unset for the next free one.`,
     ]);
   }, 40_000);

@@ -18,14 +18,18 @@ const logLine = (page: Page, trigger: string, outcome: string) =>
  * the session; the log stays).
  */
 async function burst(page: Page, count: number, button: 'fire' | 'fire-during-refresh' = 'fire'): Promise<string> {
-  const results = page.getByTestId('event-log').locator('li').filter({ hasText: /of \d+ quer(y|ies) succeeded in \d+ ms/ });
+  const results = page
+    .getByTestId('event-log')
+    .locator('li')
+    .filter({ hasText: /of \d+ quer(y|ies) succeeded in \d+ ms/ });
   const before = await results.count();
   await page.getByTestId('burst-size').fill(String(count));
   await page.getByTestId(button).click();
   await expect.poll(() => results.count(), { timeout: 20_000 }).toBe(before + 1);
   const line = (await results.first().locator('.text').innerText()).replace(/^During a refresh: /, '');
   // While the session lasts, the card under the buttons says the same.
-  if (await page.getByTestId('burst-result').count()) expect(await page.getByTestId('burst-result').innerText()).toBe(line);
+  if (await page.getByTestId('burst-result').count())
+    expect(await page.getByTestId('burst-result').innerText()).toBe(line);
   return line;
 }
 
@@ -56,9 +60,27 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     expect(await page.getByTestId('token-id').innerText()).toMatch(/^…[\w-]{6}$/);
     const shot = await screenshot(page, `lab-${viewport.width}`);
     expect(shot.width).toBe(viewport.width);
-    expect(await layoutProblems(page, ['expires-in', 'refresh-in', 'event-log', 'lab-controls', 'expire-mine', 'revoke-mine', 'present-spent', 'server-down', 'slow-refresh', 'offline', 'clock-skew', 'open-tab', 'fire', 'fire-during-refresh'])).toEqual([]);
+    expect(
+      await layoutProblems(page, [
+        'expires-in',
+        'refresh-in',
+        'event-log',
+        'lab-controls',
+        'expire-mine',
+        'revoke-mine',
+        'present-spent',
+        'server-down',
+        'slow-refresh',
+        'offline',
+        'clock-skew',
+        'open-tab',
+        'fire',
+        'fire-during-refresh',
+      ]),
+    ).toEqual([]);
     // On a phone the countdown is on the first screen and the log right after it, before the controls.
-    const top = async (id: string) => (await page.getByTestId(id).boundingBox())!.y + (await page.evaluate(() => window.scrollY));
+    const top = async (id: string) =>
+      (await page.getByTestId(id).boundingBox())!.y + (await page.evaluate(() => window.scrollY));
     expect(await top('expires-in')).toBeLessThan(viewport.height);
     expect(await top('event-log')).toBeLessThan(await top('lab-controls'));
     expect(await top('event-log')).toBeLessThan(await top('fire'));
@@ -79,7 +101,11 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     } else expect(await page.getByTestId('status-strip').isVisible()).toBe(false);
     expect(await burst(page, 5)).toMatch(/^5 of 5 queries succeeded in \d+ ms$/);
     const line = logLine(page, 'token-expired', 'rotated');
-    expect(await line.innerText()).toMatch(new RegExp(`TOKEN_EXPIRED: pair refreshed once, operations replayed\\s+token-expired → rotated · token ${before} → …[\\w-]{6}`));
+    expect(await line.innerText()).toMatch(
+      new RegExp(
+        `TOKEN_EXPIRED: pair refreshed once, operations replayed\\s+token-expired → rotated · token ${before} → …[\\w-]{6}`,
+      ),
+    );
     await expect.poll(() => page.getByTestId('expires-in').innerText()).toMatch(/^(59|60) s$/);
     await expect.poll(() => mine(page, 'token-expired')).toBe('5');
     await expect.poll(() => mine(page, 'refreshes')).toBe('1 (1 succeeded)');
@@ -104,13 +130,24 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
   it('Server down for 2 s: queries fail as "HTTP 503"; the refresh reads "answered HTTP 503", not "could not reach"; a retry gets through', async () => {
     await page.getByTestId('down-seconds').fill('2');
     await page.getByTestId('server-down').click();
-    await page.getByTestId('hint-down').getByText(/^Down: every request gets HTTP 503/).waitFor();
-    expect(await burst(page, 3, 'fire-during-refresh')).toMatch(/^0 of 3 queries succeeded in \d+ ms — 3 failed: 3 × HTTP 503$/);
+    await page
+      .getByTestId('hint-down')
+      .getByText(/^Down: every request gets HTTP 503/)
+      .waitFor();
+    expect(await burst(page, 3, 'fire-during-refresh')).toMatch(
+      /^0 of 3 queries succeeded in \d+ ms — 3 failed: 3 × HTTP 503$/,
+    );
     const failed = logLine(page, 'manual', 'failed');
-    expect(await failed.innerText()).toContain('The server answered HTTP 503 to the refresh: still signed in, retrying');
+    expect(await failed.innerText()).toContain(
+      'The server answered HTTP 503 to the refresh: still signed in, retrying',
+    );
     expect(await page.getByTestId('event-log').innerText()).not.toMatch(/could not reach/i);
-    expect(await page.getByTestId('reconnecting-reason').innerText()).toMatch(/^The server answered HTTP 503 when asked to renew your sign-in\. You are still signed in; trying again in \d+ s\.$/);
-    expect(await page.getByTestId('refresh-wait').innerText()).toMatch(/^refresh in \d s: (retry 1 after a failure|held by the refresh floor)/);
+    expect(await page.getByTestId('reconnecting-reason').innerText()).toMatch(
+      /^The server answered HTTP 503 when asked to renew your sign-in\. You are still signed in; trying again in \d+ s\.$/,
+    );
+    expect(await page.getByTestId('refresh-wait').innerText()).toMatch(
+      /^refresh in \d s: (retry 1 after a failure|held by the refresh floor)/,
+    );
     await logLine(page, 'retry', 'rotated').getByText('Refreshed on a retry').waitFor({ timeout: 10_000 });
     await page.getByTestId('reconnecting').waitFor({ state: 'detached' });
     expect(await burst(page, 2)).toMatch(/^2 of 2 queries succeeded/);
@@ -119,8 +156,12 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
 
   it('Offline for this page: queries fail as "offline"; the retry waits for online and is logged as coming back online, not waking up', async () => {
     await page.getByTestId('offline').click();
-    expect(await burst(page, 2, 'fire-during-refresh')).toMatch(/^0 of 2 queries succeeded in \d+ ms — 2 failed: 2 × offline$/);
-    expect(await logLine(page, 'manual', 'failed').innerText()).toContain('Could not refresh: this page is offline: still signed in, retrying');
+    expect(await burst(page, 2, 'fire-during-refresh')).toMatch(
+      /^0 of 2 queries succeeded in \d+ ms — 2 failed: 2 × offline$/,
+    );
+    expect(await logLine(page, 'manual', 'failed').innerText()).toContain(
+      'Could not refresh: this page is offline: still signed in, retrying',
+    );
     await page.getByTestId('refresh-wait').getByText('refresh when back online (retry 1)').waitFor();
     expect(await page.getByTestId('reconnecting').innerText()).toContain('trying again when the connection comes back');
     await page.getByTestId('offline').click();
@@ -132,8 +173,11 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     expect(await burst(page, 2)).toMatch(/^2 of 2 queries succeeded/);
   });
 
-  it('Clock skew ±20 min: the page reloads with its clock off, and the countdown still reads the token\'s real life', async () => {
-    for (const [minutes, word] of [[20, 'ahead'], [-20, 'behind']] as const) {
+  it("Clock skew ±20 min: the page reloads with its clock off, and the countdown still reads the token's real life", async () => {
+    for (const [minutes, word] of [
+      [20, 'ahead'],
+      [-20, 'behind'],
+    ] as const) {
       await page.getByTestId('clock-skew').selectOption(String(minutes));
       await page.getByTestId('hint-skew').getByText(`clock is ${word} by 20 min`).waitFor();
       await page.getByTestId('me-id').waitFor();
@@ -194,7 +238,9 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     );
     const log = await page.getByTestId('event-log').innerText();
     // Newest first: the control, then the server's verdict, then this page's refresh refused.
-    expect(log).toMatch(/Server: reuse detected \(spent refresh token …[\w-]{6}\): session revoked[\s\S]*Lab: a refresh token this session spent is presented again/);
+    expect(log).toMatch(
+      /Server: reuse detected \(spent refresh token …[\w-]{6}\): session revoked[\s\S]*Lab: a refresh token this session spent is presented again/,
+    );
     expect(await logLine(page, 'manual', 'rejected').innerText()).toContain('The server refused the refresh token');
     await expect.poll(() => page.getByTestId('counter-reuse').innerText()).toBe(String(reuse + 1));
     expect(await screenshot(page, `lab-reuse-${viewport.width}`)).toMatchObject({ width: viewport.width });
@@ -207,13 +253,18 @@ describe.each(VIEWPORTS)('the lab at $width px ($name)', (viewport) => {
     expect(await burst(page, 3)).toMatch(/^0 of 3 queries succeeded in \d+ ms — 3 failed: 3 × session ended$/);
     await page.getByTestId('login-form').waitFor();
     expect(await page.getByTestId('session-ended-reason').innerText()).toMatch(/^The server revoked your session\./);
-    expect(await logLine(page, 'token-expired', 'rejected').innerText()).toContain('The server refused the refresh token');
+    expect(await logLine(page, 'token-expired', 'rejected').innerText()).toContain(
+      'The server refused the refresh token',
+    );
   });
 
   it('Plain refusals, then revoke mine: "Not authenticated" with no code makes the session check itself (check → rejected), signed out within a second', async () => {
     await signIn(page, session.demo.url);
     await page.getByTestId('plain-refusals').click();
-    await page.getByTestId('hint-plain').getByText(/check → rejected/).waitFor();
+    await page
+      .getByTestId('hint-plain')
+      .getByText(/check → rejected/)
+      .waitFor();
     try {
       await page.getByTestId('revoke-mine').click();
       await page.getByTestId('expires-in').getByText('revoked (server)').waitFor({ timeout: 2_000 });

@@ -113,7 +113,10 @@ describe('two tabs behind the token handler, the API killing every access token 
           await afterKill(async () => {
             const before = session.demo.server.stats.refreshCalls;
             const firing = fire(first);
-            await vi.waitFor(() => expect(session.demo.server.stats.refreshCalls).toBeGreaterThan(before), { timeout: 10_000, interval: 10 });
+            await vi.waitFor(() => expect(session.demo.server.stats.refreshCalls).toBeGreaterThan(before), {
+              timeout: 10_000,
+              interval: 10,
+            });
             return Promise.all([firing, fire(second)]);
           }),
         );

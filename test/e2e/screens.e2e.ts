@@ -24,7 +24,17 @@ describe.each(VIEWPORTS)('what a person sees at $width px ($name)', (viewport) =
     const shot = await screenshot(page, `signed-out-${viewport.width}`);
     expect(shot.width).toBe(viewport.width);
     expect(shot.bytes).toBeGreaterThan(10_000);
-    expect(await layoutProblems(page, ['login-form', 'sign-in', 'account-OWNER', 'account-ADMIN', 'account-Cashier', 'server-counters', 'reset-counters'])).toEqual([]);
+    expect(
+      await layoutProblems(page, [
+        'login-form',
+        'sign-in',
+        'account-OWNER',
+        'account-ADMIN',
+        'account-Cashier',
+        'server-counters',
+        'reset-counters',
+      ]),
+    ).toEqual([]);
 
     const primary = await buttonLook(page, 'sign-in');
     const reset = await buttonLook(page, 'reset-counters');
@@ -47,11 +57,32 @@ describe.each(VIEWPORTS)('what a person sees at $width px ($name)', (viewport) =
     await page.getByTestId('counter-logins').waitFor();
     const shot = await screenshot(page, `dashboard-${viewport.width}`);
     expect(shot.width).toBe(viewport.width);
-    expect(await layoutProblems(page, [
-      'me', 'user-email', 'role', 'me-id', 'expires-in', 'refresh-in', 'logout', 'switch-account', 'token-locations',
-      'burst-size', 'fire', 'expire', 'revoke', 'server-counters', 'counter-logins', 'counter-refreshes', 'counter-reuse',
-      'counter-logouts', 'counter-token-expired', 'reset-counters', 'ticker-toggle', 'event-log',
-    ])).toEqual([]);
+    expect(
+      await layoutProblems(page, [
+        'me',
+        'user-email',
+        'role',
+        'me-id',
+        'expires-in',
+        'refresh-in',
+        'logout',
+        'switch-account',
+        'token-locations',
+        'burst-size',
+        'fire',
+        'expire',
+        'revoke',
+        'server-counters',
+        'counter-logins',
+        'counter-refreshes',
+        'counter-reuse',
+        'counter-logouts',
+        'counter-token-expired',
+        'reset-counters',
+        'ticker-toggle',
+        'event-log',
+      ]),
+    ).toEqual([]);
     expect(await page.getByTestId('user-email').innerText()).toBe('cashier@demo.test');
 
     const primary = await buttonLook(page, 'fire');
@@ -64,7 +95,9 @@ describe.each(VIEWPORTS)('what a person sees at $width px ($name)', (viewport) =
     expect(await page.locator('button.primary:visible').count()).toBe(1);
     // On a phone the cards stack: each starts below the one before it.
     if (viewport.isMobile) {
-      const tops = await page.locator('.dashboard > .card').evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().top));
+      const tops = await page
+        .locator('.dashboard > .card')
+        .evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().top));
       expect(tops).toEqual([...tops].sort((a, b) => a - b));
       expect(new Set(tops).size).toBe(tops.length);
     }
@@ -77,7 +110,11 @@ describe.each(VIEWPORTS)('what a person sees at $width px ($name)', (viewport) =
     expect(await fire(page, 5)).toMatch(/^5 of 5 queries succeeded/);
     // The card polls the server: it catches up within a second.
     const counters = () => page.getByTestId('stats').innerText();
-    await expect.poll(counters).toMatch(/Logins\s+0\s+Failed logins\s+0\s+Refreshes\s+1 \(1 succeeded\)\s+1 \(1 succeeded\)\s+Reuse detections\s+0\s+0\s+Logouts\s+0\s+0\s+TOKEN_EXPIRED answers\s+5\s+5/);
+    await expect
+      .poll(counters)
+      .toMatch(
+        /Logins\s+0\s+Failed logins\s+0\s+Refreshes\s+1 \(1 succeeded\)\s+1 \(1 succeeded\)\s+Reuse detections\s+0\s+0\s+Logouts\s+0\s+0\s+TOKEN_EXPIRED answers\s+5\s+5/,
+      );
     expect(session.demo.server.stats).toMatchObject({ tokenExpired: 5, refreshCalls: 1, reuseDetections: 0 });
   });
 

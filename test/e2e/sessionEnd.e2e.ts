@@ -13,7 +13,11 @@ afterEach(async () => {
 
 /** A phone's browser context of its own (its own cookie jar, its own tabs), closed after the test. */
 async function isolatedContext(): Promise<BrowserContext> {
-  const context = await session.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const context = await session.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   contexts.push(context);
   return context;
 }
@@ -88,7 +92,10 @@ describe('the demo says why a session ended', () => {
     expect(await second.getByTestId('session-ended').count()).toBe(0);
     expect(await first.getByTestId('user-email').innerText()).toBe('cashier@demo.test');
     // Who is signed in, as the page says it (the event log keeps its history; "Switch to" offers the admin).
-    expect(await first.getByTestId('me').locator('h2, p').allInnerTexts()).toEqual(['cashier@demo.test Cashier', 'me: u_cashier']);
+    expect(await first.getByTestId('me').locator('h2, p').allInnerTexts()).toEqual([
+      'cashier@demo.test Cashier',
+      'me: u_cashier',
+    ]);
     expect(await noticeRole(first)).toBe('status');
   });
 

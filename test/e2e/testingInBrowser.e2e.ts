@@ -22,10 +22,14 @@ it('the test server runs in Chromium as a Fetch handler (WebCrypto, no Node buil
   });
   const page = await browser.newPage();
   // WebCrypto needs a secure context: localhost is one. Playwright answers it; nothing listens there.
-  await page.route('http://localhost/', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>testing</title>' }));
+  await page.route('http://localhost/', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>testing</title>' }),
+  );
   await page.goto('http://localhost/');
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
-  const result = await page.evaluate(() => (globalThis as unknown as { runTestingInBrowser(): Promise<unknown> }).runTestingInBrowser());
+  const result = await page.evaluate(() =>
+    (globalThis as unknown as { runTestingInBrowser(): Promise<unknown> }).runTestingInBrowser(),
+  );
   // Four proactive refreshes in the hour, then the access token was expired on the server: getAccessToken still
   // answers the current one (the client cannot know), which the server refuses with TOKEN_EXPIRED.
   expect(result).toMatchObject({

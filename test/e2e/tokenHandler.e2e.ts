@@ -71,14 +71,18 @@ function countRefreshPosts(page: Page): { count: number } {
  */
 function readPageStorage(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const settle = <T,>(request: IDBRequest<T>) =>
+    const settle = <T>(request: IDBRequest<T>) =>
       new Promise<T>((resolve, reject) => {
         request.onsuccess = () => resolve(request.result);
         request.onerror = () => reject(request.error);
       });
     const parts = [`document.cookie: ${document.cookie}`];
-    for (const [label, storage] of [['localStorage', localStorage], ['sessionStorage', sessionStorage]] as const) {
-      for (let i = 0; i < storage.length; i++) parts.push(`${label}: ${storage.key(i)}=${storage.getItem(storage.key(i)!)}`);
+    for (const [label, storage] of [
+      ['localStorage', localStorage],
+      ['sessionStorage', sessionStorage],
+    ] as const) {
+      for (let i = 0; i < storage.length; i++)
+        parts.push(`${label}: ${storage.key(i)}=${storage.getItem(storage.key(i)!)}`);
     }
     for (const { name, version } of await indexedDB.databases()) {
       if (!name) continue;
@@ -92,7 +96,8 @@ function readPageStorage(page: Page): Promise<string> {
     }
     for (const cacheName of await caches.keys()) {
       const cache = await caches.open(cacheName);
-      for (const request of await cache.keys()) parts.push(`cache ${cacheName} ${request.url}: ${await (await cache.match(request))?.text()}`);
+      for (const request of await cache.keys())
+        parts.push(`cache ${cacheName} ${request.url}: ${await (await cache.match(request))?.text()}`);
     }
     return parts.join('\n');
   });
@@ -216,7 +221,12 @@ describe('the demo in token-handler mode, in Chromium', () => {
     await Promise.all([first.getByTestId('me-id').waitFor(), second.getByTestId('me-id').waitFor()]);
     expect(await seenOn(first)).toEqual(['me-id']);
     expect(await seenOn(second)).toEqual(['me-id']);
-    expect(session.demo.server.stats).toMatchObject({ loginCalls: 0, refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
+    expect(session.demo.server.stats).toMatchObject({
+      loginCalls: 0,
+      refreshCalls: 1,
+      refreshSuccesses: 1,
+      reuseDetections: 0,
+    });
   });
 
   /** The page shows the login form, and nothing signed in since this document started, for a second more. */
@@ -228,12 +238,18 @@ describe('the demo in token-handler mode, in Chromium', () => {
     // The upstream was told, and the handler refuses whatever cookie is left.
     await vi.waitFor(() => expect(session.demo.server.stats.logoutCalls).toBeGreaterThanOrEqual(1), { timeout: 3000 });
     const answer = await page.evaluate(async () => {
-      const response = await fetch('/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json', 'x-token-handler': '1' }, body: '{}' });
+      const response = await fetch('/auth/refresh', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-token-handler': '1' },
+        body: '{}',
+      });
       return { status: response.status, body: await response.json() };
     });
     // No cookie left (200 NO_SESSION), or one the handler knows was logged out (401 SESSION_ENDED): no token either way.
     expect(answer.body.accessToken ?? null).toBeNull();
-    expect([answer.status, answer.body.error.code]).toEqual(answer.status === 200 ? [200, 'NO_SESSION'] : [401, 'SESSION_ENDED']);
+    expect([answer.status, answer.body.error.code]).toEqual(
+      answer.status === 200 ? [200, 'NO_SESSION'] : [401, 'SESSION_ENDED'],
+    );
     expect((await context.cookies()).filter((cookie) => cookie.name === COOKIE)).toEqual([]);
   }
 

@@ -23,7 +23,10 @@ const count = async () => Number(await page.getByTestId('ticker-count').textCont
 
 /** Waits until the ticker has counted `more` events beyond `from`; returns the count then. */
 async function ticksBeyond(from: number, more: number): Promise<number> {
-  await vi.waitFor(async () => expect(await count()).toBeGreaterThanOrEqual(from + more), { timeout: 15_000, interval: 100 });
+  await vi.waitFor(async () => expect(await count()).toBeGreaterThanOrEqual(from + more), {
+    timeout: 15_000,
+    interval: 100,
+  });
   return count();
 }
 

@@ -63,7 +63,12 @@ function bearersSince(server: AuthServer, index: number): string[] {
 }
 
 /** A `fetch` for the auth mutations that lets `rewrite` change the server's answer to `field`. */
-function rewritingFetch(rewrite: (field: string, answer: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>): typeof fetch {
+function rewritingFetch(
+  rewrite: (
+    field: string,
+    answer: Record<string, unknown>,
+  ) => Promise<Record<string, unknown>> | Record<string, unknown>,
+): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     const text = await response.text();
@@ -76,12 +81,18 @@ function rewritingFetch(rewrite: (field: string, answer: Record<string, unknown>
     for (const [field, answer] of Object.entries(body.data ?? {})) {
       if (answer) body.data![field] = await rewrite(field, answer);
     }
-    return new Response(JSON.stringify(body), { status: response.status, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(body), {
+      status: response.status,
+      headers: { 'content-type': 'application/json' },
+    });
   };
 }
 
 /** Re-signs a server access token with the server's secret, with its claims changed by `change`. */
-async function resign(token: string, change: (claims: Record<string, unknown>) => Record<string, unknown>): Promise<string> {
+async function resign(
+  token: string,
+  change: (claims: Record<string, unknown>) => Record<string, unknown>,
+): Promise<string> {
   return new SignJWT(change({ ...decodeJwt(token) }) as never)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(SECRET));
@@ -124,7 +135,8 @@ describe('fault injection over HTTP against the demo server', () => {
     expect(AuthRequestError.is(await refresh)).toBe(true);
     expect(first.data).toEqual([]);
     expect(first.errors).toHaveLength(8);
-    for (const error of first.errors) expect(error).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken failed on the network.' });
+    for (const error of first.errors)
+      expect(error).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken failed on the network.' });
     expect(auth.getState().status).toBe('authenticated');
     expect(await stored(store)).toEqual(before);
     // The refresh and the eight first attempts: no second refresh, no replay.
@@ -153,7 +165,12 @@ describe('fault injection over HTTP against the demo server', () => {
     const before = await stored(store);
     server.expireAllAccessTokens();
     server.resetStats();
-    server.faults.failNext.push({ field: 'refreshToken', status: 502, body: '<html><body>502 Bad Gateway</body></html>', contentType: 'text/html' });
+    server.faults.failNext.push({
+      field: 'refreshToken',
+      status: 502,
+      body: '<html><body>502 Bad Gateway</body></html>',
+      contentType: 'text/html',
+    });
 
     // The operations go out with the token the server now refuses, are answered TOKEN_EXPIRED, and wait for the
     // refresh; once it failed, for the retry it scheduled (due within 10 s): none sends a refresh of its own.
@@ -180,23 +197,26 @@ describe('fault injection over HTTP against the demo server', () => {
   it.each([
     [500, 'Internal Server Error', 'text/plain'],
     [502, '<html><body>502 Bad Gateway</body></html>', 'text/html'],
-  ])('HTTP %i with a non-JSON body on an ordinary operation passes through: no refresh, no replay, the session is kept', async (status, body, contentType) => {
-    const server = await startServer();
-    const { auth, client, store, onSessionEnd } = connect(server);
-    await auth.login(...ADMIN);
-    const before = await stored(store);
-    server.resetStats();
-    server.faults.failNext.push({ field: 'ping', status, body, contentType });
+  ])(
+    'HTTP %i with a non-JSON body on an ordinary operation passes through: no refresh, no replay, the session is kept',
+    async (status, body, contentType) => {
+      const server = await startServer();
+      const { auth, client, store, onSessionEnd } = connect(server);
+      await auth.login(...ADMIN);
+      const before = await stored(store);
+      server.resetStats();
+      server.faults.failNext.push({ field: 'ping', status, body, contentType });
 
-    const error = await ping(client, 1).catch((e: unknown) => e);
-    expect(ServerError.is(error)).toBe(true);
-    expect(error).toMatchObject({ statusCode: status, bodyText: body });
-    expect(server.stats).toMatchObject({ requests: 1, refreshCalls: 0 });
-    expect(auth.getState().status).toBe('authenticated');
-    expect(await stored(store)).toEqual(before);
-    expect(onSessionEnd).not.toHaveBeenCalled();
-    expect((await ping(client, 2)).data).toEqual({ ping: 2 });
-  });
+      const error = await ping(client, 1).catch((e: unknown) => e);
+      expect(ServerError.is(error)).toBe(true);
+      expect(error).toMatchObject({ statusCode: status, bodyText: body });
+      expect(server.stats).toMatchObject({ requests: 1, refreshCalls: 0 });
+      expect(auth.getState().status).toBe('authenticated');
+      expect(await stored(store)).toEqual(before);
+      expect(onSessionEnd).not.toHaveBeenCalled();
+      expect((await ping(client, 2)).data).toEqual({ ping: 2 });
+    },
+  );
 
   it('refreshTimeout defaults to 30 s and bounds a refresh that never answers: every waiting operation errors at its own 21-s bound first, and the session carries on', async () => {
     const server = await startServer();
@@ -257,7 +277,8 @@ describe('fault injection over HTTP against the demo server', () => {
 
     const refused = await pings(client, 4, 10);
     expect(refused.errors).toHaveLength(4);
-    for (const error of refused.errors) expect(error).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken failed on the network.' });
+    for (const error of refused.errors)
+      expect(error).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken failed on the network.' });
     expect(auth.getState().status).toBe('authenticated');
     expect(await stored(store)).toEqual(pair);
 
@@ -324,7 +345,10 @@ describe('fault injection over HTTP against the demo server', () => {
     const garbage = rewritingFetch((_field, answer) => ({ ...answer, accessToken: 'garbage' }));
     const { auth, store } = connect(server, { fetch: garbage });
     const error = await auth.login(...ADMIN).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'AuthRequestError', message: 'loginWithEmailPassword answered with an access token that is not a valid JWT.' });
+    expect(error).toMatchObject({
+      name: 'AuthRequestError',
+      message: 'loginWithEmailPassword answered with an access token that is not a valid JWT.',
+    });
     expect(auth.getState()).toMatchObject({ status: 'unauthenticated', error });
     expect(await stored(store)).toBeNull();
   });
@@ -332,7 +356,9 @@ describe('fault injection over HTTP against the demo server', () => {
   it('a refresh answer with a garbage access token ends the session (the old token is spent): waiting operations get SessionEndedError, and the spent token is never sent again', async () => {
     const server = await startServer();
     let garble = false;
-    const sometimesGarbage = rewritingFetch((field, answer) => (garble && field === 'refreshToken' ? { ...answer, accessToken: 'garbage' } : answer));
+    const sometimesGarbage = rewritingFetch((field, answer) =>
+      garble && field === 'refreshToken' ? { ...answer, accessToken: 'garbage' } : answer,
+    );
     const { auth, client, store, onSessionEnd } = connect(server, { fetch: sometimesGarbage });
     await auth.login(...ADMIN);
     const spent = (await stored(store))!.refreshToken;
@@ -347,7 +373,12 @@ describe('fault injection over HTTP against the demo server', () => {
     expect(await refresh).toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
     expect(data).toEqual([]);
     expect(errors).toHaveLength(6);
-    for (const error of errors) expect(error).toMatchObject({ name: 'SessionEndedError', reason: 'rejected', cause: { name: 'AuthRequestError' } });
+    for (const error of errors)
+      expect(error).toMatchObject({
+        name: 'SessionEndedError',
+        reason: 'rejected',
+        cause: { name: 'AuthRequestError' },
+      });
     expect(await stored(store)).toBeNull();
     expect(onSessionEnd).toHaveBeenCalledTimes(1);
     await pings(client, 2, 10);
@@ -358,7 +389,9 @@ describe('fault injection over HTTP against the demo server', () => {
   it('a stored pair whose access token is garbage: refreshed before the first operation, which never carries the garbage', async () => {
     const server = await startServer();
     const { refreshToken } = await server.issueTokens('admin@demo.test');
-    const { auth, client } = connect(server, { store: createMemoryTokenStore({ accessToken: 'garbage', refreshToken }) });
+    const { auth, client } = connect(server, {
+      store: createMemoryTokenStore({ accessToken: 'garbage', refreshToken }),
+    });
     expect((await ping(client, 1)).data).toEqual({ ping: 1 });
     expect(server.stats).toMatchObject({ refreshCalls: 1, tokenExpired: 0 });
     expect(server.stats.authorizationHeaders.some((header) => header.includes('garbage'))).toBe(false);
@@ -389,7 +422,9 @@ describe('fault injection over HTTP against the demo server', () => {
     await auth.logout();
     expect(auth.getState().status).toBe('unauthenticated');
     expect(await stored(store)).toBeNull();
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ name: 'AuthRequestError', operation: 'logout', status: 431 }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ name: 'AuthRequestError', operation: 'logout', status: 431 }),
+    );
   });
 
   it('logout while a refresh is in flight: the session stays ended, the store stays empty, no operation carries a token after, and the rotated pair is the one revoked', async () => {
@@ -500,7 +535,9 @@ describe('fault injection over HTTP against the demo server', () => {
     server.faults.delayMs.refreshToken = 200;
 
     const seen = vi.fn();
-    const watched = client.watchQuery({ query: PING, variables: { n: 99 }, fetchPolicy: 'network-only' }).subscribe(seen);
+    const watched = client
+      .watchQuery({ query: PING, variables: { n: 99 }, fetchPolicy: 'network-only' })
+      .subscribe(seen);
     const others = pings(client, 3);
     await vi.waitFor(() => expect(server.stats.refreshCalls).toBe(1));
     watched.unsubscribe();

@@ -56,7 +56,9 @@ export function createFetchStub(options: { auto?: boolean; lifetimeSeconds?: num
   function answer(call: StubCall) {
     if (call.field === 'refreshToken') call.respond({ data: { refreshToken: nextPair() } });
     else if (call.field === 'loginWithEmailPassword') {
-      call.respond({ data: { loginWithEmailPassword: { ...nextPair(), user: { id: 'u_1', email: 'a@b.test', role: 'ADMIN' } } } });
+      call.respond({
+        data: { loginWithEmailPassword: { ...nextPair(), user: { id: 'u_1', email: 'a@b.test', role: 'ADMIN' } } },
+      });
     } else call.respond({ data: { logout: { success: true } } });
   }
 

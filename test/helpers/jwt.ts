@@ -7,7 +7,11 @@ export function makeJwt(claims: Record<string, unknown>): string {
 /** A pair whose access token was issued now (by `Date.now()`) and lives `lifetimeSeconds`. */
 export function makePair(
   name: string,
-  { lifetimeSeconds = 900, role = 'ADMIN', now = Date.now() }: { lifetimeSeconds?: number; role?: string; now?: number } = {},
+  {
+    lifetimeSeconds = 900,
+    role = 'ADMIN',
+    now = Date.now(),
+  }: { lifetimeSeconds?: number; role?: string; now?: number } = {},
 ) {
   const iat = Math.floor(now / 1000);
   return {

@@ -34,4 +34,6 @@ export function service({ refreshLife = 30 * 24 * 60 * MINUTE, serverAhead = 0 }
 
 /** The service's refusal of a refresh token it revoked. */
 export const revoked = () =>
-  new AuthRejectedError('Invalid refresh token', 'refreshToken', [{ message: 'Invalid refresh token', extensions: { code: 'INVALID_REFRESH_TOKEN' } }]);
+  new AuthRejectedError('Invalid refresh token', 'refreshToken', [
+    { message: 'Invalid refresh token', extensions: { code: 'INVALID_REFRESH_TOKEN' } },
+  ]);

@@ -9,12 +9,21 @@ export const QUERY = gql`
   }
 `;
 
-export const expiredResult = () => ({ data: null, errors: [{ message: 'Token expired', extensions: { code: 'TOKEN_EXPIRED' } }] });
+export const expiredResult = () => ({
+  data: null,
+  errors: [{ message: 'Token expired', extensions: { code: 'TOKEN_EXPIRED' } }],
+});
 
 /** Runs one operation through `link` and records how it settles. */
 export function execute(link: ApolloLink, variables: Record<string, unknown> = {}) {
   const results: ApolloLink.Result[] = [];
-  const run = { results, error: undefined as unknown, settled: false, completed: false, done: undefined as unknown as Promise<void> };
+  const run = {
+    results,
+    error: undefined as unknown,
+    settled: false,
+    completed: false,
+    done: undefined as unknown as Promise<void>,
+  };
   let finish!: () => void;
   run.done = new Promise((resolve) => (finish = resolve));
   const subscription = ApolloLink.execute(link, { query: QUERY, variables }, { client: {} as ApolloClient }).subscribe({

@@ -13,7 +13,10 @@ export function useCleanups(): Array<() => unknown> {
 }
 
 /** A demo server listening on 127.0.0.1 on an ephemeral port, closed by `cleanups`. */
-export async function startDemoServer(cleanups: Array<() => unknown>, options: AuthServerOptions = {}): Promise<AuthServer> {
+export async function startDemoServer(
+  cleanups: Array<() => unknown>,
+  options: AuthServerOptions = {},
+): Promise<AuthServer> {
   const server = createAuthServer(options);
   await server.listen(0, '127.0.0.1');
   cleanups.push(() => server.close());

@@ -44,7 +44,7 @@ export function record(client: Client, query = TICKER): Recording {
     {
       next(result) {
         if (result.errors) failedResults.push(result);
-        if (result.data) ticks.push(result.data.ticker), arrivals.push(performance.now());
+        if (result.data) (ticks.push(result.data.ticker), arrivals.push(performance.now()));
       },
       error: (error) => errors.push(error),
       complete: () => (completed = true),
@@ -61,10 +61,16 @@ export function record(client: Client, query = TICKER): Recording {
     stop,
     async more(count = 3) {
       const target = ticks.length + count;
-      await vi.waitFor(() => {
-        if (errors.length) throw new Error(`the subscription failed: ${errors[0] instanceof Error ? errors[0].stack : JSON.stringify(errors[0])}`);
-        if (ticks.length < target) throw new Error(`${ticks.length} of ${target} events`);
-      }, { timeout: 5_000, interval: 5 });
+      await vi.waitFor(
+        () => {
+          if (errors.length)
+            throw new Error(
+              `the subscription failed: ${errors[0] instanceof Error ? errors[0].stack : JSON.stringify(errors[0])}`,
+            );
+          if (ticks.length < target) throw new Error(`${ticks.length} of ${target} events`);
+        },
+        { timeout: 5_000, interval: 5 },
+      );
     },
   };
 }
@@ -75,7 +81,11 @@ export const wsUrl = (server: AuthServer) => server.url.replace(/^http/, 'ws');
 /** A demo server ticking every {@link TICK} ms, a session against it, and the graphql-ws client that follows it. */
 export async function startOverWs(
   cleanups: Array<() => unknown>,
-  options: { server?: AuthServerOptions; auth?: Partial<TokenAuthOptions>; ws?: Partial<TokenAuthWsClientOptions> } = {},
+  options: {
+    server?: AuthServerOptions;
+    auth?: Partial<TokenAuthOptions>;
+    ws?: Partial<TokenAuthWsClientOptions>;
+  } = {},
 ): Promise<{ server: AuthServer; auth: TokenAuth; client: Client }> {
   const server = await startDemoServer(cleanups, { tickerInterval: TICK, ...options.server });
   const auth = createTokenAuth({ uri: server.url, refreshOnResume: false, ...options.auth });

@@ -18,10 +18,23 @@ export async function freePort(): Promise<number> {
 /** Starts `redis-server` on `port` (no persistence, loopback only) and resolves once it answers PING. */
 export async function startRedisServer(port: number): Promise<ChildProcess> {
   if (!existsSync(REDIS_SERVER)) {
-    throw new Error(`${REDIS_SERVER} is missing: these tests need a real Redis. Install it with \`apt-get install -y redis-server\`.`);
+    throw new Error(
+      `${REDIS_SERVER} is missing: these tests need a real Redis. Install it with \`apt-get install -y redis-server\`.`,
+    );
   }
-  const server = spawn(REDIS_SERVER, ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
-  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const server = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
+    { stdio: 'ignore' },
+  );
+  const probe = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => {});
   const end = Date.now() + 5000;
   for (;;) {
@@ -29,7 +42,8 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
       if (probe.status !== 'ready') await probe.connect();
       if ((await probe.ping()) === 'PONG') break;
     } catch (error) {
-      if (Date.now() > end) throw new Error(`redis-server did not answer PING on port ${port}: ${(error as Error).message}`);
+      if (Date.now() > end)
+        throw new Error(`redis-server did not answer PING on port ${port}: ${(error as Error).message}`);
       probe.disconnect();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -39,7 +53,10 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
 }
 
 /** Stops a `redis-server` this test started, by its PID. */
-export async function stopRedisServer(server: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopRedisServer(
+  server: ChildProcess | undefined,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   if (!server || server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill(signal);

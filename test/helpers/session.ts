@@ -1,5 +1,10 @@
 import { vi } from 'vitest';
-import { createMemoryTokenStore, shareTokenStore, type Lock, type TokenAuthOptions as TokenSessionOptions } from '../../src';
+import {
+  createMemoryTokenStore,
+  shareTokenStore,
+  type Lock,
+  type TokenAuthOptions as TokenSessionOptions,
+} from '../../src';
 import { createTokenSession, type TokenSession } from '../../src/core/session/TokenSession';
 import { createFetchStub } from './fetchStub';
 
@@ -12,7 +17,14 @@ export function setup(options: Partial<TokenSessionOptions> & { auto?: boolean; 
   const store = options.store ?? createMemoryTokenStore();
   const onSessionEnd = vi.fn();
   const onError = vi.fn();
-  const session = createTokenSession({ uri: 'http://auth.test/graphql', fetch: stub.fetch, store, onSessionEnd, onError, ...options });
+  const session = createTokenSession({
+    uri: 'http://auth.test/graphql',
+    fetch: stub.fetch,
+    store,
+    onSessionEnd,
+    onError,
+    ...options,
+  });
   const states: string[] = [];
   session.subscribe(() => states.push(session.getState().status));
   return { session, stub, store, onSessionEnd, onError, states };
@@ -42,7 +54,13 @@ export function accessTokenOf(session: Pick<TokenSession, 'current'>): string | 
 export async function twoTabs(lock: Lock) {
   const store = shareTokenStore(createMemoryTokenStore(), { lock });
   const stub = createFetchStub({ auto: true, lifetimeSeconds: 900 });
-  const options = { uri: 'http://auth.test/graphql', fetch: stub.fetch, store, refreshLeadTime: 1000, refreshOnResume: false as const };
+  const options = {
+    uri: 'http://auth.test/graphql',
+    fetch: stub.fetch,
+    store,
+    refreshLeadTime: 1000,
+    refreshOnResume: false as const,
+  };
   const here = createTokenSession(options);
   const there = createTokenSession(options);
   await here.login('a@b.test', 'pw');

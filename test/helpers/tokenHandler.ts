@@ -94,8 +94,14 @@ export function parseSetCookie(line: string): { name: string; value: string; att
 }
 
 /** What a sealed cookie holds: `r` refresh token, `a` access token, `e` end of the session in ms. */
-export async function openCookie(setCookieOrValue: string, secret: string = SECRET): Promise<{ r: string; a: string; e: number } | undefined> {
-  const value = setCookieOrValue.includes(';') || setCookieOrValue.startsWith(`${COOKIE}=`) ? parseSetCookie(setCookieOrValue).value : setCookieOrValue;
+export async function openCookie(
+  setCookieOrValue: string,
+  secret: string = SECRET,
+): Promise<{ r: string; a: string; e: number } | undefined> {
+  const value =
+    setCookieOrValue.includes(';') || setCookieOrValue.startsWith(`${COOKIE}=`)
+      ? parseSetCookie(setCookieOrValue).value
+      : setCookieOrValue;
   return (await createCookieSealer(secret, `cookie:${COOKIE}`).open<{ r: string; a: string; e: number }>(value))?.value;
 }
 
@@ -114,7 +120,12 @@ export async function serveHandler(cleanups: Array<() => unknown>, handler: Toke
 }
 
 /** Sends one request to a served handler, as a page of `origin` would with `fetch`. */
-export async function postTo(origin: string, path: string, body: unknown, options: PostOptions & { jar?: CookieJar } = {}): Promise<HandlerAnswer> {
+export async function postTo(
+  origin: string,
+  path: string,
+  body: unknown,
+  options: PostOptions & { jar?: CookieJar } = {},
+): Promise<HandlerAnswer> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-token-handler': '1' };
   const from = options.origin === undefined ? origin : options.origin;
   if (from !== null) headers['origin'] = from;
@@ -128,7 +139,9 @@ export async function postTo(origin: string, path: string, body: unknown, option
   const response = await fetch(`${origin}${path}`, {
     method,
     headers,
-    ...(method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && { body: body === undefined ? '' : JSON.stringify(body) }),
+    ...(method !== 'GET' &&
+      method !== 'HEAD' &&
+      method !== 'OPTIONS' && { body: body === undefined ? '' : JSON.stringify(body) }),
   });
   const text = await response.text();
   let parsed: unknown;
@@ -143,9 +156,14 @@ export async function postTo(origin: string, path: string, body: unknown, option
 }
 
 /** Starts a demo upstream (unless given) and a token handler over HTTP in front of it. */
-export async function startTokenHandler(cleanups: Array<() => unknown>, options: TokenHandlerRigOptions = {}): Promise<TokenHandlerRig> {
+export async function startTokenHandler(
+  cleanups: Array<() => unknown>,
+  options: TokenHandlerRigOptions = {},
+): Promise<TokenHandlerRig> {
   const upstream =
-    options.upstream && 'stats' in options.upstream ? options.upstream : await startDemoServer(cleanups, options.upstream ?? {});
+    options.upstream && 'stats' in options.upstream
+      ? options.upstream
+      : await startDemoServer(cleanups, options.upstream ?? {});
   const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, ...options.handler });
   const origin = await serveHandler(cleanups, handler);
   const jar = createCookieJar();
@@ -178,9 +196,15 @@ export async function refreshUpstream(upstream: AuthServer, token: string): Prom
   const response = await fetch(upstream.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation($t:String!){refreshToken(token:$t){accessToken refreshToken}}', variables: { t: token } }),
+    body: JSON.stringify({
+      query: 'mutation($t:String!){refreshToken(token:$t){accessToken refreshToken}}',
+      variables: { t: token },
+    }),
   });
-  const body = (await response.json()) as { data?: { refreshToken?: unknown }; errors?: Array<{ extensions?: { code?: string } }> };
+  const body = (await response.json()) as {
+    data?: { refreshToken?: unknown };
+    errors?: Array<{ extensions?: { code?: string } }>;
+  };
   return body.data?.refreshToken ? 'OK' : (body.errors?.[0]?.extensions?.code ?? `HTTP ${response.status}`);
 }
 
@@ -188,7 +212,12 @@ export async function refreshUpstream(upstream: AuthServer, token: string): Prom
  * A page's `fetch` of `origin` (through `fetcher`): it sends the jar's cookies and its `Origin`, keeps what
  * `Set-Cookie` sets, and records each answer's status and body in `answers` when given.
  */
-export function pageFetch(jar: CookieJar, origin: string, fetcher: typeof fetch = fetch, answers?: unknown[]): typeof fetch {
+export function pageFetch(
+  jar: CookieJar,
+  origin: string,
+  fetcher: typeof fetch = fetch,
+  answers?: unknown[],
+): typeof fetch {
   return async (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set('origin', origin);

@@ -11,10 +11,14 @@ function batchingClient(uri: string) {
   // Only TOKEN_EXPIRED may start the refresh here: a 401 alone would start one through isUnauthenticatedError.
   const auth = createTokenAuth({ uri, refreshOnResume: false, isUnauthenticatedError: () => false });
   cleanups.push(() => auth.dispose());
-  const posts: Array<{ authorization: string; operations: Array<{ operationName: string; variables: { n: number } }> }> = [];
+  const posts: Array<{
+    authorization: string;
+    operations: Array<{ operationName: string; variables: { n: number } }>;
+  }> = [];
   const recording: typeof fetch = (input, init) => {
     const body = JSON.parse(String(init?.body));
-    if (Array.isArray(body)) posts.push({ authorization: new Headers(init?.headers).get('authorization') ?? '', operations: body });
+    if (Array.isArray(body))
+      posts.push({ authorization: new Headers(init?.headers).get('authorization') ?? '', operations: body });
     return fetch(input, init);
   };
   const link = new BatchHttpLink({ uri, fetch: recording, batchMax: 10, batchInterval: 20 });
@@ -31,7 +35,9 @@ describe('BatchHttpLink against the demo server over HTTP', () => {
       const old = `Bearer ${await auth.getAccessToken()}`;
       server.expireAllAccessTokens();
 
-      const results = await Promise.all([1, 2, 3].map((n) => client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })));
+      const results = await Promise.all(
+        [1, 2, 3].map((n) => client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })),
+      );
 
       expect(results.map((result) => result.data)).toEqual([{ ping: 1 }, { ping: 2 }, { ping: 3 }]);
       expect(server.stats.refreshCalls).toBe(1);
@@ -43,7 +49,9 @@ describe('BatchHttpLink against the demo server over HTTP', () => {
       expect(posts[0]!.operations.map((operation) => operation.variables.n).sort()).toEqual([1, 2, 3]);
       const replays = posts.slice(1);
       expect(replays.every((post) => post.authorization === fresh)).toBe(true);
-      expect(replays.flatMap((post) => post.operations.map((operation) => operation.variables.n)).sort()).toEqual([1, 2, 3]);
+      expect(replays.flatMap((post) => post.operations.map((operation) => operation.variables.n)).sort()).toEqual([
+        1, 2, 3,
+      ]);
       expect(server.stats.authorizationHeaders.filter((header) => header === old)).toHaveLength(1);
     });
   }
@@ -55,10 +63,7 @@ describe('BatchHttpLink against the demo server over HTTP', () => {
       fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization },
-        body: JSON.stringify([
-          { query: 'query($n:Int){ping(n:$n)}', variables: { n: 7 } },
-          { query: '{me{email}}' },
-        ]),
+        body: JSON.stringify([{ query: 'query($n:Int){ping(n:$n)}', variables: { n: 7 } }, { query: '{me{email}}' }]),
       });
     const ok = await post(`Bearer ${token}`);
     expect(ok.status).toBe(200);

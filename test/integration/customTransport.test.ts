@@ -35,13 +35,23 @@ async function startRenamedServer(upstream: string) {
   const calls = { signIn: 0, renewSession: 0, signOut: 0 };
   const renewals: string[] = [];
   const forward = async (field: string, query: string, variables: Record<string, string>) => {
-    const response = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    const body = (await response.json().catch(() => null)) as { data?: Record<string, Record<string, unknown>>; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } | null;
+    const response = await fetch(upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json().catch(() => null)) as {
+      data?: Record<string, Record<string, unknown>>;
+      errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+    } | null;
     const error = body?.errors?.[0];
     // GraphQL errors pass through with their code; anything else is this server failing.
     if (error) throw new GraphQLError(error.message, { extensions: error.extensions });
     const data = body?.data?.[field];
-    if (!data) throw new GraphQLError(`upstream answered HTTP ${response.status}`, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    if (!data)
+      throw new GraphQLError(`upstream answered HTTP ${response.status}`, {
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      });
     return data;
   };
   const renamed = (answer: Record<string, unknown>) => {
@@ -51,16 +61,23 @@ async function startRenamedServer(upstream: string) {
   const rootValue = {
     async signIn({ login, secret }: { login: string; secret: string }) {
       calls.signIn++;
-      const query = 'mutation($e:String!,$p:String!){loginWithEmailPassword(email:$e,password:$p){accessToken refreshToken user{id email role}}}';
+      const query =
+        'mutation($e:String!,$p:String!){loginWithEmailPassword(email:$e,password:$p){accessToken refreshToken user{id email role}}}';
       return renamed(await forward('loginWithEmailPassword', query, { e: login, p: secret }));
     },
     async renewSession({ refresh }: { refresh: string }) {
       calls.renewSession++;
-      return renamed(await forward('refreshToken', 'mutation($t:String!){refreshToken(token:$t){accessToken refreshToken}}', { t: refresh }));
+      return renamed(
+        await forward('refreshToken', 'mutation($t:String!){refreshToken(token:$t){accessToken refreshToken}}', {
+          t: refresh,
+        }),
+      );
     },
     async signOut({ refresh }: { refresh: string }) {
       calls.signOut++;
-      const { success } = await forward('logout', 'mutation($r:String!){logout(refreshToken:$r){success}}', { r: refresh });
+      const { success } = await forward('logout', 'mutation($r:String!){logout(refreshToken:$r){success}}', {
+        r: refresh,
+      });
       return { ok: success };
     },
   };
@@ -82,8 +99,10 @@ async function startRenamedServer(upstream: string) {
 
 // The spec's variables, and aliases that give back the spec's field names.
 const DOCUMENTS = {
-  login: 'mutation($email:String!,$password:String!){loginWithEmailPassword: signIn(login:$email,secret:$password){accessToken: jwt refreshToken: renewal user: account{id email role}}}',
-  refresh: 'mutation($token:String!){refreshToken: renewSession(refresh:$token){accessToken: jwt refreshToken: renewal}}',
+  login:
+    'mutation($email:String!,$password:String!){loginWithEmailPassword: signIn(login:$email,secret:$password){accessToken: jwt refreshToken: renewal user: account{id email role}}}',
+  refresh:
+    'mutation($token:String!){refreshToken: renewSession(refresh:$token){accessToken: jwt refreshToken: renewal}}',
   logout: 'mutation($refreshToken:String!){logout: signOut(refresh:$refreshToken){success: ok}}',
 };
 
@@ -94,7 +113,12 @@ function handWrittenTransport(uri: string): TokenAuthTransport & { calls: string
     calls.push(field);
     let body: { data?: Record<string, Record<string, unknown>> | null; errors?: AuthRejectedError['errors'] };
     try {
-      const response = await fetch(uri, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }), signal });
+      const response = await fetch(uri, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+        signal,
+      });
       body = await response.json();
     } catch (cause) {
       throw new AuthRequestError(`${field} failed on the network.`, field, undefined, cause);
@@ -104,13 +128,28 @@ function handWrittenTransport(uri: string): TokenAuthTransport & { calls: string
     if (!data) throw new AuthRequestError(`${field} answered without data.`, field);
     return data;
   };
-  const pair = ({ jwt, renewal, account }: Record<string, unknown>): TransportAnswer => ({ accessToken: jwt, refreshToken: renewal, user: account });
+  const pair = ({ jwt, renewal, account }: Record<string, unknown>): TransportAnswer => ({
+    accessToken: jwt,
+    refreshToken: renewal,
+    user: account,
+  });
   return {
     calls,
     login: async (email, password, signal) =>
-      pair(await post('signIn', 'mutation($l:String!,$s:String!){signIn(login:$l,secret:$s){jwt renewal account{id email role}}}', { l: email, s: password }, signal)),
-    refresh: async (token, signal) => pair(await post('renewSession', 'mutation($r:String!){renewSession(refresh:$r){jwt renewal}}', { r: token }, signal)),
-    logout: (tokens, signal) => post('signOut', 'mutation($r:String!){signOut(refresh:$r){ok}}', { r: tokens.refreshToken }, signal),
+      pair(
+        await post(
+          'signIn',
+          'mutation($l:String!,$s:String!){signIn(login:$l,secret:$s){jwt renewal account{id email role}}}',
+          { l: email, s: password },
+          signal,
+        ),
+      ),
+    refresh: async (token, signal) =>
+      pair(
+        await post('renewSession', 'mutation($r:String!){renewSession(refresh:$r){jwt renewal}}', { r: token }, signal),
+      ),
+    logout: (tokens, signal) =>
+      post('signOut', 'mutation($r:String!){signOut(refresh:$r){ok}}', { r: tokens.refreshToken }, signal),
   };
 }
 
@@ -120,7 +159,11 @@ async function setup(transportFor: (uri: string) => TokenAuthTransport) {
   const errors: unknown[] = [];
   const ended: SessionEndEvent[] = [];
   const transport = transportFor(renamed.url);
-  const auth = createTokenAuth({ transport, onError: (error) => errors.push(error), onSessionEnd: (event) => ended.push(event) });
+  const auth = createTokenAuth({
+    transport,
+    onError: (error) => errors.push(error),
+    onSessionEnd: (event) => ended.push(event),
+  });
   cleanups.push(() => auth.dispose());
   // Operations go to the upstream; only the auth calls go to the renamed server.
   const client = clientFor(auth.link, upstream.url);
@@ -157,13 +200,18 @@ describe('a custom transport works end to end over HTTP, against a server whose 
   });
 
   it('a refresh that the service rejects through renewSession ends the session as rejected, with the code passed through', async () => {
-    const { auth, client, renamed, upstream, ended } = await setup((uri) => createGraphQLTransport({ uri, documents: DOCUMENTS }));
+    const { auth, client, renamed, upstream, ended } = await setup((uri) =>
+      createGraphQLTransport({ uri, documents: DOCUMENTS }),
+    );
     await auth.login('admin@demo.test', 'admin-pass');
     upstream.revokeAllSessions();
     // The access token is refused as UNAUTHENTICATED; the one refresh that tells is refused too.
     const error = await ping(client, 1).catch((e: unknown) => e);
     expect(SessionEndedError.is(error)).toBe(true);
-    expect(error).toMatchObject({ reason: 'rejected', cause: { name: 'AuthRejectedError', code: 'INVALID_REFRESH_TOKEN', operation: 'refreshToken' } });
+    expect(error).toMatchObject({
+      reason: 'rejected',
+      cause: { name: 'AuthRejectedError', code: 'INVALID_REFRESH_TOKEN', operation: 'refreshToken' },
+    });
     expect(renamed.calls.renewSession).toBe(1);
     expect(upstream.stats.refreshCalls).toBe(1);
     expect(ended.map((event) => event.reason)).toEqual(['rejected']);
@@ -184,14 +232,21 @@ describe('a custom transport works end to end over HTTP, against a server whose 
     // The revoked session's last refresh token no longer works upstream.
     const query = 'mutation($t:String!){refreshToken(token:$t){accessToken}}';
     const body = JSON.stringify({ query, variables: { t: renamed.renewals.at(-1) } });
-    const reuse = await fetch(upstream.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.json());
+    const reuse = await fetch(upstream.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }).then((r) => r.json());
     expect(reuse).toMatchObject({ errors: [{ extensions: { code: 'INVALID_REFRESH_TOKEN' } }] });
   });
 
   it('a hand-written TokenAuthTransport logs in, refreshes once through renewSession and replays the expired operation', async () => {
     const context = await setup(handWrittenTransport);
     const { auth, client, renamed, transport, errors } = context;
-    await expect(auth.login('cashier@demo.test', 'wrong')).rejects.toMatchObject({ name: 'AuthRejectedError', code: 'INVALID_CREDENTIALS' });
+    await expect(auth.login('cashier@demo.test', 'wrong')).rejects.toMatchObject({
+      name: 'AuthRejectedError',
+      code: 'INVALID_CREDENTIALS',
+    });
     const { user } = await auth.login('cashier@demo.test', 'cashier-pass');
     expect(user).toMatchObject({ id: 'u_cashier', email: 'cashier@demo.test', role: 'Cashier' });
     expect((await ping(client, 1)).data).toEqual({ ping: 1 });

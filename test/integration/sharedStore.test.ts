@@ -19,9 +19,7 @@ describe('two createTokenAuth instances sharing one store, over HTTP', () => {
     expect(instances[1]!.auth.getState().status).toBe('authenticated');
     server.expireAllAccessTokens();
     server.resetStats();
-    const results = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, n) => ping(instances[n % 2]!.client, n)),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, n) => ping(instances[n % 2]!.client, n)));
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
     expect(await instances[1]!.auth.getAccessToken()).toBe(await instances[0]!.auth.getAccessToken());

@@ -41,8 +41,12 @@ function connect(server: AuthServer, options: Partial<TokenAuthOptions> = {}) {
 async function settleAll<T>(promises: Array<Promise<T>>) {
   const results = await Promise.allSettled(promises);
   return {
-    fulfilled: results.filter((r): r is PromiseFulfilledResult<Awaited<T>> => r.status === 'fulfilled').map((r) => r.value),
-    rejected: results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown),
+    fulfilled: results
+      .filter((r): r is PromiseFulfilledResult<Awaited<T>> => r.status === 'fulfilled')
+      .map((r) => r.value),
+    rejected: results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason as unknown),
   };
 }
 
@@ -77,7 +81,9 @@ describe('against the demo server over HTTP', () => {
     server.resetStats();
     const { fulfilled, rejected } = await settleAll(Array.from({ length: 50 }, (_, i) => ping(client, i)));
     expect(rejected).toEqual([]);
-    expect(fulfilled.map((r) => (r.data as { ping: number }).ping).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(fulfilled.map((r) => (r.data as { ping: number }).ping).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0, tokenExpired: 50 });
   });
 
@@ -107,7 +113,10 @@ describe('against the demo server over HTTP', () => {
     await fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation($t: String!) { refreshToken(token: $t) { accessToken } }', variables: { t: refreshToken } }),
+      body: JSON.stringify({
+        query: 'mutation($t: String!) { refreshToken(token: $t) { accessToken } }',
+        variables: { t: refreshToken },
+      }),
     });
     server.expireAllAccessTokens();
     server.resetStats();
@@ -221,7 +230,12 @@ describe('against the demo server over HTTP', () => {
     const { auth, client } = connect(server, { store, retryDelay: 0 });
     await auth.login('admin@demo.test', 'admin-pass');
     const before = await store.get();
-    server.faults.failNext.push({ field: 'refreshToken', status: 500, body: '<h1>Internal error</h1>', contentType: 'text/html' });
+    server.faults.failNext.push({
+      field: 'refreshToken',
+      status: 500,
+      body: '<h1>Internal error</h1>',
+      contentType: 'text/html',
+    });
     const error = await auth.refresh().catch((e: unknown) => e);
     expect(AuthRequestError.is(error)).toBe(true);
     expect((error as Error).message).toMatch(/not JSON/);
@@ -241,7 +255,8 @@ describe('against the demo server over HTTP', () => {
     server.expireAllAccessTokens();
     const { rejected } = await settleAll(Array.from({ length: 5 }, (_, i) => ping(client, i)));
     expect(rejected).toHaveLength(5);
-    for (const error of rejected) expect(error).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken got no answer within 300 ms.' });
+    for (const error of rejected)
+      expect(error).toMatchObject({ name: 'AuthRequestError', message: 'refreshToken got no answer within 300 ms.' });
     expect(server.stats.refreshCalls).toBe(1);
     expect(auth.getState().status).toBe('authenticated');
   });

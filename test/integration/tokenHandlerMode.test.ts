@@ -1,7 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AuthRejectedError, createTokenAuth, createTokenHandlerTransport, SessionEndedError, type TokenAuth, type TokenAuthOptions } from '../../src';
+import {
+  AuthRejectedError,
+  createTokenAuth,
+  createTokenHandlerTransport,
+  SessionEndedError,
+  type TokenAuth,
+  type TokenAuthOptions,
+} from '../../src';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
-import { type CookieJar, createCookieJar, pageFetch, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
+import {
+  type CookieJar,
+  createCookieJar,
+  pageFetch,
+  startTokenHandler,
+  type TokenHandlerRig,
+} from '../helpers/tokenHandler';
 
 const cleanups = useCleanups();
 
@@ -27,7 +40,9 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     await openPage(rig).auth.login('admin@demo.test', 'admin-pass');
     // The same browser (its cookie), but a page of an origin the handler does not take as its own.
     const auth = createTokenAuth({
-      transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch(rig.jar, 'http://127.0.0.2:3000') }),
+      transport: createTokenHandlerTransport(`${rig.origin}/auth`, {
+        fetch: pageFetch(rig.jar, 'http://127.0.0.2:3000'),
+      }),
       refreshOnResume: false,
     });
     cleanups.push(() => auth.dispose());
@@ -51,7 +66,10 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     const reloaded = openPage(rig);
     expect(reloaded.auth.getState().status).toBe('loading');
     await settled(reloaded.auth);
-    expect(reloaded.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_admin', role: 'ADMIN', email: 'admin@demo.test' } });
+    expect(reloaded.auth.getState()).toMatchObject({
+      status: 'authenticated',
+      user: { id: 'u_admin', role: 'ADMIN', email: 'admin@demo.test' },
+    });
     await expect(ping(reloaded.client, 2)).resolves.toMatchObject({ data: { ping: expect.anything() } });
     expect(rig.upstream.stats).toMatchObject({ loginCalls: 1, refreshCalls: 0 });
     // The page never held the refresh token: the session's pair stands in the access token for it.
@@ -65,7 +83,9 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     await settled(auth);
     expect(auth.getState()).toEqual({ status: 'unauthenticated', user: null });
     expect(onSessionEnd).not.toHaveBeenCalled();
-    await expect(auth.refresh()).rejects.toSatisfy((error) => SessionEndedError.is(error) && error.reason === 'no-session');
+    await expect(auth.refresh()).rejects.toSatisfy(
+      (error) => SessionEndedError.is(error) && error.reason === 'no-session',
+    );
   });
 
   it('a reload whose cookie the service revoked ends as rejected, and the cookie is cleared', async () => {
@@ -82,7 +102,9 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
       error: { reason: 'rejected' },
       ended: { reason: 'rejected', elsewhere: false, rejection: 'revoked' },
     });
-    expect(later.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'rejected', rejection: 'revoked' }));
+    expect(later.onSessionEnd).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: 'rejected', rejection: 'revoked' }),
+    );
     expect(rig.jar.get()).toBeUndefined();
   });
 
@@ -93,7 +115,10 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     clock.offset = 31 * 24 * 60 * 60_000;
     const later = openPage(rig);
     await settled(later.auth);
-    expect(later.auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', rejection: 'expired' } });
+    expect(later.auth.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', rejection: 'expired' },
+    });
     expect(rig.upstream.stats.refreshCalls).toBe(0);
   });
 
@@ -105,7 +130,12 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     rig.upstream.expireAllAccessTokens();
     const results = await Promise.all(Array.from({ length: 20 }, (_, n) => ping(page.client, n)));
     expect(results.every((result) => (result.data as { ping?: unknown } | undefined)?.ping !== undefined)).toBe(true);
-    expect(rig.upstream.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0, tokenExpired: 20 });
+    expect(rig.upstream.stats).toMatchObject({
+      refreshCalls: 1,
+      refreshSuccesses: 1,
+      reuseDetections: 0,
+      tokenExpired: 20,
+    });
     expect(rig.jar.get()).not.toBe(cookie);
   });
 
@@ -144,7 +174,9 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     const b = openPage(rig);
     await Promise.all([settled(a.auth), settled(b.auth)]);
     await a.auth.login('cashier@demo.test', 'cashier-pass');
-    await vi.waitFor(() => expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_cashier' } }));
+    await vi.waitFor(() =>
+      expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_cashier' } }),
+    );
     await b.auth.logout();
     await vi.waitFor(() => expect(a.auth.getState().status).toBe('unauthenticated'));
     expect(a.onSessionEnd).toHaveBeenCalledWith(expect.objectContaining({ reason: 'logout', elsewhere: true }));
@@ -160,14 +192,18 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     const b = openPage(rig);
     await Promise.all([settled(a.auth), settled(b.auth)]);
     await a.auth.login('admin@demo.test', 'admin-pass');
-    await vi.waitFor(() => expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_admin' } }));
+    await vi.waitFor(() =>
+      expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_admin' } }),
+    );
     const before = await b.auth.getAccessToken();
     await a.auth.login('admin@demo.test', 'admin-pass');
     await vi.waitFor(async () => expect(await b.auth.getAccessToken()).not.toBe(before));
     expect(b.onSessionEnd).not.toHaveBeenCalled();
     expect(b.auth.getState().ended).toBeUndefined();
     await a.auth.login('cashier@demo.test', 'cashier-pass');
-    await vi.waitFor(() => expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_cashier' } }));
+    await vi.waitFor(() =>
+      expect(b.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_cashier' } }),
+    );
     expect(b.auth.getState().ended).toMatchObject({ reason: 'replaced', elsewhere: true });
     expect(b.onSessionEnd).toHaveBeenCalledExactlyOnceWith({ reason: 'replaced', elsewhere: true });
   });
@@ -206,7 +242,9 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     );
     const states: string[] = [];
     const page = openPage(rig, { retryDelay: 20, refreshFloor: 20 });
-    page.auth.subscribe(() => states.push(`${page.auth.getState().status}${page.auth.getState().retry ? '+retry' : ''}`));
+    page.auth.subscribe(() =>
+      states.push(`${page.auth.getState().status}${page.auth.getState().retry ? '+retry' : ''}`),
+    );
     await vi.waitFor(() => expect(page.auth.getState().status).toBe('authenticated'), { timeout: 3000 });
     // Whether there is a session was not known while the handler could not tell: never a user with no id.
     expect(states, JSON.stringify(states)).toEqual(['loading+retry', 'loading+retry', 'authenticated']);

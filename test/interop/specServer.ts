@@ -1,5 +1,11 @@
 import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
-import { createMemoryTokenStore, createTokenAuth, type TokenAuth, type TokenAuthOptions, type TokenStore } from '../../src';
+import {
+  createMemoryTokenStore,
+  createTokenAuth,
+  type TokenAuth,
+  type TokenAuthOptions,
+  type TokenStore,
+} from '../../src';
 import { createTestClock, type TestClock } from '../../src/testing';
 import type { SpecAuthServiceOptions } from './servers/specAuthService';
 import type { SpecServer } from './servers/startApolloServerSpec';
@@ -26,19 +32,33 @@ export interface RawAnswer {
 }
 
 /** Posts one GraphQL document to `url` with plain `fetch`, as a script would, bypassing the package. */
-export async function postGraphQL(url: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<RawAnswer> {
+export async function postGraphQL(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<RawAnswer> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
     body: JSON.stringify({ query, variables }),
   });
-  const body = (await response.json()) as { data?: unknown; errors?: Array<{ message?: string; extensions?: { code?: unknown } }> };
-  return { status: response.status, message: body.errors?.[0]?.message, code: body.errors?.[0]?.extensions?.code, data: body.data };
+  const body = (await response.json()) as {
+    data?: unknown;
+    errors?: Array<{ message?: string; extensions?: { code?: unknown } }>;
+  };
+  return {
+    status: response.status,
+    message: body.errors?.[0]?.message,
+    code: body.errors?.[0]?.extensions?.code,
+    data: body.data,
+  };
 }
 
 /** The spec's three mutations and `me`, for {@link postGraphQL}. */
 export const DOCUMENTS = {
-  login: 'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken}}',
+  login:
+    'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken}}',
   refresh: 'mutation($token:String!){refreshToken(token:$token){accessToken refreshToken}}',
   logout: 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
   me: '{ me { id email } }',
@@ -49,7 +69,11 @@ export function trackedFetch(clock: TestClock): typeof fetch {
   return (input, init) => {
     const answer = fetch(input, init).then(async (response) => {
       const body = await response.arrayBuffer();
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     });
     clock.track(answer);
     return answer;
@@ -79,9 +103,20 @@ export async function startRig(
   const store = createMemoryTokenStore();
   const ended: Rig['ended'] = [];
   // Default options, but for the clock (and the resume source, which Node does not have).
-  const auth = createTokenAuth({ uri: server.url, fetch, clock, store, refreshOnResume: false, onSessionEnd: (event) => ended.push(event), ...options.auth });
+  const auth = createTokenAuth({
+    uri: server.url,
+    fetch,
+    clock,
+    store,
+    refreshOnResume: false,
+    onSessionEnd: (event) => ended.push(event),
+    ...options.auth,
+  });
   cleanups.push(() => auth.dispose());
-  const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url, fetch })]), cache: new InMemoryCache() });
+  const client = new ApolloClient({
+    link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url, fetch })]),
+    cache: new InMemoryCache(),
+  });
   return { server, clock, auth, store, client, ended };
 }
 

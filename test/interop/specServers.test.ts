@@ -13,30 +13,59 @@ const REJECTED_WITHIN = 30_000;
 
 // What each framework makes of `throw new GraphQLError('…')` (no code) and of a plain `throw new Error('db down')`.
 const servers = [
-  { name: 'Apollo Server 5', start: startApolloServerSpec, uncoded: 'INTERNAL_SERVER_ERROR', crash: { message: 'db down', code: 'INTERNAL_SERVER_ERROR' } },
-  { name: 'GraphQL Yoga 5', start: startYogaSpec, uncoded: undefined, crash: { message: 'Unexpected error.', code: 'INTERNAL_SERVER_ERROR' } },
+  {
+    name: 'Apollo Server 5',
+    start: startApolloServerSpec,
+    uncoded: 'INTERNAL_SERVER_ERROR',
+    crash: { message: 'db down', code: 'INTERNAL_SERVER_ERROR' },
+  },
+  {
+    name: 'GraphQL Yoga 5',
+    start: startYogaSpec,
+    uncoded: undefined,
+    crash: { message: 'Unexpected error.', code: 'INTERNAL_SERVER_ERROR' },
+  },
 ] as const;
 
 describe.each(servers)('against a spec server on $name, over real HTTP', ({ start, uncoded, crash }) => {
   it('sends each refusal under HTTP 200, in its own words, with the code its framework gives', async () => {
     const { server } = await startRig(cleanups, start);
     const refused = (message: string): RawAnswer => ({ status: 200, message, code: uncoded, data: null });
-    expect(await postGraphQL(server.url, DOCUMENTS.login, { email: ADMIN.email, password: 'wrong' })).toEqual(refused('Invalid email or password'));
-    expect(await postGraphQL(server.url, DOCUMENTS.refresh, { token: 'not-a-token' })).toEqual(refused('Invalid refresh token'));
+    expect(await postGraphQL(server.url, DOCUMENTS.login, { email: ADMIN.email, password: 'wrong' })).toEqual(
+      refused('Invalid email or password'),
+    );
+    expect(await postGraphQL(server.url, DOCUMENTS.refresh, { token: 'not-a-token' })).toEqual(
+      refused('Invalid refresh token'),
+    );
     expect(await postGraphQL(server.url, DOCUMENTS.me)).toEqual(refused('Not authenticated'));
     server.service.failRefreshes(1);
-    expect(await postGraphQL(server.url, DOCUMENTS.refresh, { token: 'not-a-token' })).toEqual({ status: 200, ...crash, data: null });
+    expect(await postGraphQL(server.url, DOCUMENTS.refresh, { token: 'not-a-token' })).toEqual({
+      status: 200,
+      ...crash,
+      data: null,
+    });
     const { data } = await postGraphQL(server.url, DOCUMENTS.login, { email: ADMIN.email, password: ADMIN.password });
     server.service.expireAccessTokens();
     const { accessToken } = (data as { loginWithEmailPassword: { accessToken: string } }).loginWithEmailPassword;
-    expect(await postGraphQL(server.url, DOCUMENTS.me, {}, accessToken)).toEqual({ status: 200, message: 'Access token expired', code: 'TOKEN_EXPIRED', data: null });
+    expect(await postGraphQL(server.url, DOCUMENTS.me, {}, accessToken)).toEqual({
+      status: 200,
+      message: 'Access token expired',
+      code: 'TOKEN_EXPIRED',
+      data: null,
+    });
   });
 
-  it('a wrong password is an AuthRejectedError in the server\'s words', async () => {
+  it("a wrong password is an AuthRejectedError in the server's words", async () => {
     const { auth } = await startRig(cleanups, start);
-    const error = await auth.login(ADMIN.email, 'wrong').then(() => undefined, (error: unknown) => error);
+    const error = await auth.login(ADMIN.email, 'wrong').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(AuthRejectedError.is(error) && error.message).toBe('Invalid email or password');
-    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', error: { message: 'Invalid email or password' } });
+    expect(auth.getState()).toMatchObject({
+      status: 'unauthenticated',
+      error: { message: 'Invalid email or password' },
+    });
   });
 
   it('an expired access token costs one refresh, and the operation is replayed once with the new token', async () => {
@@ -61,11 +90,20 @@ describe.each(servers)('against a spec server on $name, over real HTTP', ({ star
     const started = performance.now();
     const took = await advanceUntil(clock, () => auth.getState().status !== 'authenticated', 5 * 60_000);
     const real = performance.now() - started;
-    console.info(`${start.name}: rejected ${took} ms (virtual) after the first refused refresh, ${real.toFixed(0)} ms of real time`);
-    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', message: 'Invalid refresh token' } });
+    console.info(
+      `${start.name}: rejected ${took} ms (virtual) after the first refused refresh, ${real.toFixed(0)} ms of real time`,
+    );
+    expect(auth.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', message: 'Invalid refresh token' },
+    });
     expect(took).toBeLessThanOrEqual(REJECTED_WITHIN);
     expect(ended).toHaveLength(1);
-    expect(ended[0]).toMatchObject({ reason: 'rejected', message: 'Invalid refresh token', error: { message: 'Invalid refresh token' } });
+    expect(ended[0]).toMatchObject({
+      reason: 'rejected',
+      message: 'Invalid refresh token',
+      error: { message: 'Invalid refresh token' },
+    });
     const refreshes = server.service.stats.refreshes;
     await clock.advance(60 * 60_000);
     expect(server.service.stats.refreshes).toBe(refreshes);
@@ -85,7 +123,10 @@ describe.each(servers)('against a spec server on $name, over real HTTP', ({ star
     const took = await advanceUntil(clock, () => settled !== undefined, 5 * 60_000);
     expect(took).toBeLessThanOrEqual(REJECTED_WITHIN);
     expect(SessionEndedError.is(settled) && settled.reason).toBe('rejected');
-    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', message: 'Invalid refresh token' } });
+    expect(auth.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', message: 'Invalid refresh token' },
+    });
     // One operation, replayed never: the refusals were the session's refreshes.
     expect(server.service.stats.meQueries).toBe(1);
   });
@@ -99,22 +140,49 @@ describe.each(servers)('against a spec server on $name, over real HTTP', ({ star
       () => (settled = 'answered'),
       (error: unknown) => (settled = error),
     );
-    const took = await advanceUntil(clock, () => settled !== undefined && auth.getState().status === 'unauthenticated', 60_000, 100);
+    const took = await advanceUntil(
+      clock,
+      () => settled !== undefined && auth.getState().status === 'unauthenticated',
+      60_000,
+      100,
+    );
     expect(took).toBeLessThanOrEqual(5_000);
     expect(SessionEndedError.is(settled) && settled.reason).toBe('rejected');
-    expect(ended).toEqual([expect.objectContaining({ reason: 'rejected', rejection: 'revoked', message: 'Invalid refresh token' })]);
+    expect(ended).toEqual([
+      expect.objectContaining({ reason: 'rejected', rejection: 'revoked', message: 'Invalid refresh token' }),
+    ]);
     expect(server.service.stats).toMatchObject({ refreshes: 1, meQueries: 1 });
   });
 
   it('business errors without a code, 5 a second for 10 minutes: the session is never ended, and checked at most 10 times', async () => {
     const { auth, clock, client, server, ended } = await startRig(cleanups, start);
     await auth.login(ADMIN.email, ADMIN.password);
-    const CLUB = gql`query Club($id: ID!) { club(id: $id) { id } }`;
-    const RENAME = gql`mutation Rename { renameClub(id: "c1", name: "Lakeside") { id } }`;
+    const CLUB = gql`
+      query Club($id: ID!) {
+        club(id: $id) {
+          id
+        }
+      }
+    `;
+    const RENAME = gql`
+      mutation Rename {
+        renameClub(id: "c1", name: "Lakeside") {
+          id
+        }
+      }
+    `;
     const messages = new Set<string>();
     for (let second = 0; second < 600; second++) {
       const operations = Array.from({ length: 5 }, (_, n) =>
-        ((n + second) % 2 ? client.mutate({ mutation: RENAME }) : client.query({ query: CLUB, variables: { id: 'c2' }, fetchPolicy: 'network-only', context: { queryDeduplication: false } })).catch((error: Error) => messages.add(error.message)),
+        ((n + second) % 2
+          ? client.mutate({ mutation: RENAME })
+          : client.query({
+              query: CLUB,
+              variables: { id: 'c2' },
+              fetchPolicy: 'network-only',
+              context: { queryDeduplication: false },
+            })
+        ).catch((error: Error) => messages.add(error.message)),
       );
       await Promise.all(operations);
       await clock.advance(1_000);
@@ -129,11 +197,19 @@ describe.each(servers)('against a spec server on $name, over real HTTP', ({ star
     const { auth, server, store } = await startRig(cleanups, start);
     await auth.login(ADMIN.email, ADMIN.password);
     const pair = (await store.get())!;
-    expect((await postGraphQL(server.url, DOCUMENTS.me, {}, pair.accessToken)).data).toMatchObject({ me: { id: ADMIN.id } });
+    expect((await postGraphQL(server.url, DOCUMENTS.me, {}, pair.accessToken)).data).toMatchObject({
+      me: { id: ADMIN.id },
+    });
     await auth.logout();
     expect(server.service.stats.logouts).toBe(1);
-    expect(await postGraphQL(server.url, DOCUMENTS.me, {}, pair.accessToken)).toMatchObject({ message: 'Not authenticated', data: null });
-    expect(await postGraphQL(server.url, DOCUMENTS.refresh, { token: pair.refreshToken })).toMatchObject({ message: 'Invalid refresh token', data: null });
+    expect(await postGraphQL(server.url, DOCUMENTS.me, {}, pair.accessToken)).toMatchObject({
+      message: 'Not authenticated',
+      data: null,
+    });
+    expect(await postGraphQL(server.url, DOCUMENTS.refresh, { token: pair.refreshToken })).toMatchObject({
+      message: 'Invalid refresh token',
+      data: null,
+    });
   });
 
   it('a refresh that fails twice with a server crash, then succeeds, keeps the session', async () => {

@@ -21,7 +21,9 @@ async function startBehindHandler(start: typeof startApolloServerSpec, options: 
   const ended: unknown[] = [];
   const answers: Array<{ status: number; body: unknown }> = [];
   const auth = createTokenAuth({
-    transport: createTokenHandlerTransport(`${origin}/auth`, { fetch: pageFetch(jar, origin, trackedFetch(clock), answers) }),
+    transport: createTokenHandlerTransport(`${origin}/auth`, {
+      fetch: pageFetch(jar, origin, trackedFetch(clock), answers),
+    }),
     clock,
     refreshOnResume: false,
     onSessionEnd: (event) => ended.push(event),
@@ -35,13 +37,19 @@ async function startBehindHandler(start: typeof startApolloServerSpec, options: 
 describe.each([
   { name: 'Apollo Server 5', start: startApolloServerSpec },
   { name: 'GraphQL Yoga 5', start: startYogaSpec },
-])('./server\'s token handler in front of a spec server on $name', ({ start }) => {
-  it('a wrong password is an AuthRejectedError in the server\'s words', async () => {
+])("./server's token handler in front of a spec server on $name", ({ start }) => {
+  it("a wrong password is an AuthRejectedError in the server's words", async () => {
     const { auth, answers } = await startBehindHandler(start);
-    const error = await auth.login(ADMIN.email, 'wrong').then(() => undefined, (error: unknown) => error);
+    const error = await auth.login(ADMIN.email, 'wrong').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(AuthRejectedError.is(error) && error.message).toBe('Invalid email or password');
     // The handler's own answer: its documented code, whatever code the upstream's framework put on the refusal.
-    expect(answers.at(-1)).toEqual({ status: 401, body: { error: { code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' } } });
+    expect(answers.at(-1)).toEqual({
+      status: 401,
+      body: { error: { code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' } },
+    });
   });
 
   it('a session revoked on the server ends as rejected within 30 s, and refreshes no more', async () => {
@@ -67,7 +75,12 @@ describe.each([
     server.service.failRefreshes(2);
     await clock.advanceTo(auth.getState().refreshAt!);
     const statuses = new Set<string>();
-    const took = await advanceUntil(clock, () => (statuses.add(auth.getState().status), server.service.stats.refreshSuccesses === 1), 60_000, 100);
+    const took = await advanceUntil(
+      clock,
+      () => (statuses.add(auth.getState().status), server.service.stats.refreshSuccesses === 1),
+      60_000,
+      100,
+    );
     expect(took).toBeLessThan(60_000);
     expect([...statuses]).toEqual(['authenticated']);
     expect(server.service.stats).toMatchObject({ refreshes: 3, refreshSuccesses: 1 });
@@ -85,7 +98,10 @@ describe.each([
     await auth.logout();
     expect(jar.header()).toBeUndefined();
     expect(server.service.stats.logouts).toBe(1);
-    expect(await postGraphQL(server.url, DOCUMENTS.me, {}, accessToken)).toMatchObject({ message: 'Not authenticated', data: null });
+    expect(await postGraphQL(server.url, DOCUMENTS.me, {}, accessToken)).toMatchObject({
+      message: 'Not authenticated',
+      data: null,
+    });
     // The refresh token never reached the page: that the session is dead upstream shows as its refresh count.
     expect(server.service.stats.refreshSuccesses).toBe(0);
   });

@@ -12,24 +12,33 @@ const yogaRefusal = (error: AuthRejectedError, call: 'login' | 'refresh' | 'logo
   error.code === 'INTERNAL_SERVER_ERROR' ? false : isRefusal(error, call);
 
 describe('a database outage behind GraphQL Yoga 5, over three refreshes', () => {
-  it('ends the session with the defaults, which cannot tell Yoga\'s masked crash from Apollo Server\'s refusal', async () => {
+  it("ends the session with the defaults, which cannot tell Yoga's masked crash from Apollo Server's refusal", async () => {
     const { auth, clock, server } = await startRig(cleanups, startYogaSpec);
     await auth.login(ADMIN.email, ADMIN.password);
     server.service.failRefreshes(3);
     await clock.advanceTo(auth.getState().refreshAt!);
     const took = await advanceUntil(clock, () => auth.getState().status !== 'authenticated', 60_000);
     expect(took).toBeLessThanOrEqual(30_000);
-    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', message: 'Unexpected error.' } });
+    expect(auth.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', message: 'Unexpected error.' },
+    });
     expect(server.service.stats).toMatchObject({ refreshes: 3, refreshSuccesses: 0 });
   });
 
   it('keeps the session with an isRefusal that takes INTERNAL_SERVER_ERROR as the server failing', async () => {
-    const { auth, clock, client, server, ended } = await startRig(cleanups, startYogaSpec, { auth: { isRefusal: yogaRefusal } });
+    const { auth, clock, client, server, ended } = await startRig(cleanups, startYogaSpec, {
+      auth: { isRefusal: yogaRefusal },
+    });
     await auth.login(ADMIN.email, ADMIN.password);
     server.service.failRefreshes(4);
     await clock.advanceTo(auth.getState().refreshAt!);
     const statuses = new Set<string>();
-    await advanceUntil(clock, () => (statuses.add(auth.getState().status), server.service.stats.refreshSuccesses === 1), 5 * 60_000);
+    await advanceUntil(
+      clock,
+      () => (statuses.add(auth.getState().status), server.service.stats.refreshSuccesses === 1),
+      5 * 60_000,
+    );
     expect([...statuses]).toEqual(['authenticated']);
     expect(server.service.stats).toMatchObject({ refreshes: 5, refreshSuccesses: 1 });
     expect(ended).toEqual([]);
@@ -39,7 +48,10 @@ describe('a database outage behind GraphQL Yoga 5, over three refreshes', () => 
     server.service.revokeAll(ADMIN.id);
     await clock.advanceTo(auth.getState().refreshAt!);
     await advanceUntil(clock, () => auth.getState().status !== 'authenticated', 60_000);
-    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected', message: 'Invalid refresh token' } });
+    expect(auth.getState()).toMatchObject({
+      status: 'unauthenticated',
+      ended: { reason: 'rejected', message: 'Invalid refresh token' },
+    });
     expect(server.service.stats.refreshes).toBe(6);
   });
 });

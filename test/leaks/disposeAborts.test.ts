@@ -64,7 +64,11 @@ function runScript(uri: string, env: Record<string, string>): Promise<Run> {
   });
 }
 
-const lines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 async function hangingServer() {
   const server = await startDemoServer(cleanups);
@@ -82,7 +86,9 @@ describe('dispose() aborts an auth call in flight', () => {
     async (_name, env) => {
       const server = await hangingServer();
       const run = await runScript(server.url, { ...env, REFRESH_TIMEOUT: '30000' });
-      console.log(`exit after dispose during a hung refresh, memory store (${JSON.stringify(env)}): code ${run.code}, ${run.msAfterRefresh} ms after the server received the refresh`);
+      console.log(
+        `exit after dispose during a hung refresh, memory store (${JSON.stringify(env)}): code ${run.code}, ${run.msAfterRefresh} ms after the server received the refresh`,
+      );
       expect(run.stderr).toBe('');
       expect(run.killed).toBe(false);
       expect(run.code).toBe(0);
@@ -103,7 +109,9 @@ describe('dispose() aborts an auth call in flight', () => {
     async (_name, env) => {
       const server = await hangingServer();
       const run = await runScript(server.url, { ...env, REFRESH_TIMEOUT: String(REFRESH_TIMEOUT_MS) });
-      console.log(`exit after dispose during a hung refresh (${JSON.stringify(env)}): code ${run.code}, ${run.msAfterRefresh} ms after the server received the refresh`);
+      console.log(
+        `exit after dispose during a hung refresh (${JSON.stringify(env)}): code ${run.code}, ${run.msAfterRefresh} ms after the server received the refresh`,
+      );
       expect(run.stderr).toBe('');
       expect(run.killed).toBe(false);
       expect(run.code).toBe(0);
@@ -119,13 +127,17 @@ describe('dispose() aborts an auth call in flight', () => {
     },
   );
 
-  it('control: the same process without dispose() and with event-loop-holding timers is still waiting on the refresh at the bound, so the probe above can fail', { timeout: 30_000 }, async () => {
-    const server = await hangingServer();
-    const run = await runScript(server.url, { CLOCK: 'ref', SKIP_DISPOSE: '1' });
-    expect(run.killed).toBe(true);
-    expect(run.msAfterRefresh).toBeGreaterThanOrEqual(EXIT_BOUND_MS);
-    expect(server.stats.refreshCalls).toBe(1);
-    // The operation never settled: the only line is the one printed once the server had the refresh.
-    expect(lines(run.stdout)).toEqual([{ phase: 'refresh in flight' }]);
-  });
+  it(
+    'control: the same process without dispose() and with event-loop-holding timers is still waiting on the refresh at the bound, so the probe above can fail',
+    { timeout: 30_000 },
+    async () => {
+      const server = await hangingServer();
+      const run = await runScript(server.url, { CLOCK: 'ref', SKIP_DISPOSE: '1' });
+      expect(run.killed).toBe(true);
+      expect(run.msAfterRefresh).toBeGreaterThanOrEqual(EXIT_BOUND_MS);
+      expect(server.stats.refreshCalls).toBe(1);
+      // The operation never settled: the only line is the one printed once the server had the refresh.
+      expect(lines(run.stdout)).toEqual([{ phase: 'refresh in flight' }]);
+    },
+  );
 });

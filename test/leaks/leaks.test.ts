@@ -64,36 +64,65 @@ function lastJsonLine<T>(stdout: string): T {
 
 describe('nothing is left behind after dispose()', () => {
   it.each([
-    ['the default clock (unref\'d timers)', {}],
-    ['timers that hold the event loop open, as a browser\'s do', { CLOCK: 'ref' }],
-  ])('a Node process that logs in, runs operations, refreshes and disposes exits by itself, with %s', { timeout: 30_000 }, async (_name, env) => {
-    const run = await runScript(EXIT_SCRIPT, { env, limitMs: EXIT_BOUND_MS });
-    console.log(`exit after dispose (${JSON.stringify(env)}): code ${run.code} in ${run.ms} ms`);
-    expect(run.stderr).toBe('');
-    expect(run.killed).toBe(false);
-    expect(run.code).toBe(0);
-    expect(run.ms).toBeLessThan(EXIT_BOUND_MS);
-    const { refreshes, resources } = lastJsonLine<{ refreshes: number; resources: string[] }>(run.stdout);
-    expect(refreshes).toBe(2);
-    expect(resources).not.toContain('Timeout');
-  });
+    ["the default clock (unref'd timers)", {}],
+    ["timers that hold the event loop open, as a browser's do", { CLOCK: 'ref' }],
+  ])(
+    'a Node process that logs in, runs operations, refreshes and disposes exits by itself, with %s',
+    { timeout: 30_000 },
+    async (_name, env) => {
+      const run = await runScript(EXIT_SCRIPT, { env, limitMs: EXIT_BOUND_MS });
+      console.log(`exit after dispose (${JSON.stringify(env)}): code ${run.code} in ${run.ms} ms`);
+      expect(run.stderr).toBe('');
+      expect(run.killed).toBe(false);
+      expect(run.code).toBe(0);
+      expect(run.ms).toBeLessThan(EXIT_BOUND_MS);
+      const { refreshes, resources } = lastJsonLine<{ refreshes: number; resources: string[] }>(run.stdout);
+      expect(refreshes).toBe(2);
+      expect(resources).not.toContain('Timeout');
+    },
+  );
 
-  it('control: the same process without dispose() and with event-loop-holding timers does not exit, so the probe above can fail', { timeout: 30_000 }, async () => {
-    // The script has done everything but dispose() when it prints; the processes above exit within
-    // milliseconds of that line, this one sits on its proactive timer until it is killed.
-    const run = await runScript(EXIT_SCRIPT, { env: { CLOCK: 'ref', SKIP_DISPOSE: '1' }, limitMs: EXIT_BOUND_MS, graceMs: 1_500 });
-    expect(run.killed).toBe(true);
-    expect(lastJsonLine<{ resources: string[] }>(run.stdout).resources).toContain('Timeout');
-  });
+  it(
+    'control: the same process without dispose() and with event-loop-holding timers does not exit, so the probe above can fail',
+    { timeout: 30_000 },
+    async () => {
+      // The script has done everything but dispose() when it prints; the processes above exit within
+      // milliseconds of that line, this one sits on its proactive timer until it is killed.
+      const run = await runScript(EXIT_SCRIPT, {
+        env: { CLOCK: 'ref', SKIP_DISPOSE: '1' },
+        limitMs: EXIT_BOUND_MS,
+        graceMs: 1_500,
+      });
+      expect(run.killed).toBe(true);
+      expect(lastJsonLine<{ resources: string[] }>(run.stdout).resources).toContain('Timeout');
+    },
+  );
 
-  it(`100 000 operations through auth.link do not grow the heap by more than ${HEAP_GROWTH_BOUND / 1024} KB`, { timeout: 60_000 }, async () => {
-    const run = await runScript(HEAP_SCRIPT, { nodeFlags: ['--expose-gc'], env: { OPERATIONS: '100000', WARM_UP: '10000' }, limitMs: 45_000 });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    const figures = lastJsonLine<{ operations: number; refreshes: number; failures: number; heapAfterWarmUp: number; heapAfterRun: number; growth: number; bytesPerOperation: number; seconds: number }>(run.stdout);
-    console.log(`heap: ${JSON.stringify(figures)}`);
-    expect(figures).toMatchObject({ operations: 100_000, failures: 0 });
-    expect(figures.refreshes).toBeGreaterThanOrEqual(100);
-    expect(figures.growth).toBeLessThan(HEAP_GROWTH_BOUND);
-  });
+  it(
+    `100 000 operations through auth.link do not grow the heap by more than ${HEAP_GROWTH_BOUND / 1024} KB`,
+    { timeout: 60_000 },
+    async () => {
+      const run = await runScript(HEAP_SCRIPT, {
+        nodeFlags: ['--expose-gc'],
+        env: { OPERATIONS: '100000', WARM_UP: '10000' },
+        limitMs: 45_000,
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const figures = lastJsonLine<{
+        operations: number;
+        refreshes: number;
+        failures: number;
+        heapAfterWarmUp: number;
+        heapAfterRun: number;
+        growth: number;
+        bytesPerOperation: number;
+        seconds: number;
+      }>(run.stdout);
+      console.log(`heap: ${JSON.stringify(figures)}`);
+      expect(figures).toMatchObject({ operations: 100_000, failures: 0 });
+      expect(figures.refreshes).toBeGreaterThanOrEqual(100);
+      expect(figures.growth).toBeLessThan(HEAP_GROWTH_BOUND);
+    },
+  );
 });

@@ -33,7 +33,10 @@ describe('TokenAuthLink', () => {
   it('waits for a pending token, then sends the new one', async () => {
     const server = createServerLink();
     const token = deferred<string | null>();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }), server.link]);
+    const link = ApolloLink.from([
+      new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }),
+      server.link,
+    ]);
     const run = execute(link);
     await Promise.resolve();
     expect(server.attempts).toHaveLength(0);
@@ -45,7 +48,10 @@ describe('TokenAuthLink', () => {
   it('errors the operation with the failure when the token cannot be had', async () => {
     const server = createServerLink();
     const token = deferred<string | null>();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }), server.link]);
+    const link = ApolloLink.from([
+      new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }),
+      server.link,
+    ]);
     const run = execute(link);
     token.reject(new Error('refresh failed'));
     await run.done;
@@ -56,7 +62,10 @@ describe('TokenAuthLink', () => {
   it('sends nothing for an operation unsubscribed while it waits', async () => {
     const server = createServerLink();
     const token = deferred<string | null>();
-    const link = ApolloLink.from([new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }), server.link]);
+    const link = ApolloLink.from([
+      new TokenAuthLink({ auth: asAuth({ accessToken: () => token.promise }) }),
+      server.link,
+    ]);
     const run = execute(link);
     run.subscription.unsubscribe();
     token.resolve('tok');

@@ -14,10 +14,20 @@ function createSource() {
   const recover = vi.fn(async (usedToken: string | undefined) => {
     if (usedToken === token) token = `tok-${++n}`;
   });
-  return { accessToken: () => token, recover, get token() { return token; } };
+  return {
+    accessToken: () => token,
+    recover,
+    get token() {
+      return token;
+    },
+  };
 }
 
-function chain(source: ReturnType<typeof createSource>, terminating: ApolloLink, isExpired?: TokenExpiredLink.Options['isTokenExpiredError']) {
+function chain(
+  source: ReturnType<typeof createSource>,
+  terminating: ApolloLink,
+  isExpired?: TokenExpiredLink.Options['isTokenExpiredError'],
+) {
   return ApolloLink.from([
     new TokenExpiredLink({ auth: asAuth(source), isTokenExpiredError: isExpired }),
     new TokenAuthLink({ auth: asAuth(source) }),
@@ -54,7 +64,13 @@ describe('TokenExpiredLink', () => {
   it('passes other errors and results through untouched', async () => {
     const source = createSource();
     const other = { data: null, errors: [{ message: 'Forbidden', extensions: { code: 'FORBIDDEN' } }] };
-    const failing = new ApolloLink(() => new Observable((o) => { o.next(other); o.complete(); }));
+    const failing = new ApolloLink(
+      () =>
+        new Observable((o) => {
+          o.next(other);
+          o.complete();
+        }),
+    );
     const run = execute(chain(source, failing));
     await run.done;
     expect(run.results).toEqual([other]);
@@ -69,7 +85,11 @@ describe('TokenExpiredLink', () => {
     const source = createSource();
     let calls = 0;
     const terminating = new ApolloLink(() => {
-      if (calls++ > 0) return new Observable((o) => { o.next({ data: { ok: true } }); o.complete(); });
+      if (calls++ > 0)
+        return new Observable((o) => {
+          o.next({ data: { ok: true } });
+          o.complete();
+        });
       const bodyText = JSON.stringify(expiredResult());
       return throwError(() => new ServerError('401', { response: new Response(bodyText, { status: 401 }), bodyText }));
     });
@@ -98,7 +118,10 @@ describe('TokenExpiredLink', () => {
     const isExpired = vi.fn(() => false);
     const run = execute(chain(source, server.link, isExpired));
     await run.done;
-    expect(isExpired).toHaveBeenCalledWith(expect.objectContaining({ name: 'CombinedGraphQLErrors' }), expect.objectContaining({ operationName: 'Me' }));
+    expect(isExpired).toHaveBeenCalledWith(
+      expect.objectContaining({ name: 'CombinedGraphQLErrors' }),
+      expect.objectContaining({ operationName: 'Me' }),
+    );
     expect(run.results).toEqual([expiredResult()]);
   });
 
@@ -123,11 +146,14 @@ describe('TokenExpiredLink with partial results', () => {
   it('passes a TOKEN_EXPIRED chunk on without a replay once earlier chunks were delivered', async () => {
     const source = createSource();
     const chunk = { data: { me: { id: 'u_1' } }, hasNext: true };
-    const streaming = new ApolloLink(() => new Observable((o) => {
-      o.next(chunk);
-      o.next(expiredResult());
-      o.complete();
-    }));
+    const streaming = new ApolloLink(
+      () =>
+        new Observable((o) => {
+          o.next(chunk);
+          o.next(expiredResult());
+          o.complete();
+        }),
+    );
     const run = execute(chain(source, streaming));
     await run.done;
     expect(run.results).toEqual([chunk, expiredResult()]);
@@ -138,15 +164,20 @@ describe('TokenExpiredLink with partial results', () => {
     const source = createSource();
     let firstClosed = false;
     let calls = 0;
-    const terminating = new ApolloLink(() => new Observable((o) => {
-      if (calls++ === 0) {
-        o.next(expiredResult());
-        return () => { firstClosed = true; };
-      }
-      o.next({ data: { ok: true } });
-      o.complete();
-      return undefined;
-    }));
+    const terminating = new ApolloLink(
+      () =>
+        new Observable((o) => {
+          if (calls++ === 0) {
+            o.next(expiredResult());
+            return () => {
+              firstClosed = true;
+            };
+          }
+          o.next({ data: { ok: true } });
+          o.complete();
+          return undefined;
+        }),
+    );
     const run = execute(chain(source, terminating));
     await run.done;
     expect(firstClosed).toBe(true);
@@ -157,12 +188,44 @@ describe('TokenExpiredLink with partial results', () => {
 describe('isTokenExpiredError', () => {
   it.each([
     ['a plain Error', new Error('TOKEN_EXPIRED'), false],
-    ['a ServerError whose body is not JSON', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: 'Unauthorized' }), false],
-    ['a ServerError whose body has another code', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] }) }), false],
-    ['a ServerError whose body has TOKEN_EXPIRED', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify(expiredResult()) }), true],
+    [
+      'a ServerError whose body is not JSON',
+      new ServerError('401', { response: new Response('', { status: 401 }), bodyText: 'Unauthorized' }),
+      false,
+    ],
+    [
+      'a ServerError whose body has another code',
+      new ServerError('401', {
+        response: new Response('', { status: 401 }),
+        bodyText: JSON.stringify({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] }),
+      }),
+      false,
+    ],
+    [
+      'a ServerError whose body has TOKEN_EXPIRED',
+      new ServerError('401', {
+        response: new Response('', { status: 401 }),
+        bodyText: JSON.stringify(expiredResult()),
+      }),
+      true,
+    ],
     // A batch (BatchHttpLink) answered 401: the body is an array of results.
-    ['a ServerError whose body is an array of results, one with TOKEN_EXPIRED', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify([{ data: { ok: true } }, expiredResult()]) }), true],
-    ['a ServerError whose body is an array of results without it', new ServerError('401', { response: new Response('', { status: 401 }), bodyText: JSON.stringify([{ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] }]) }), false],
+    [
+      'a ServerError whose body is an array of results, one with TOKEN_EXPIRED',
+      new ServerError('401', {
+        response: new Response('', { status: 401 }),
+        bodyText: JSON.stringify([{ data: { ok: true } }, expiredResult()]),
+      }),
+      true,
+    ],
+    [
+      'a ServerError whose body is an array of results without it',
+      new ServerError('401', {
+        response: new Response('', { status: 401 }),
+        bodyText: JSON.stringify([{ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] }]),
+      }),
+      false,
+    ],
     ['undefined', undefined, false],
   ])('%s → %s', (_name, error, expected) => {
     expect(isTokenExpiredError(error)).toBe(expected);

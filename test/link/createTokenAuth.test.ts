@@ -166,6 +166,8 @@ describe('auth.link with the session', () => {
     await Promise.all(Array.from({ length: 3 }, () => execute(link).done));
     const { refreshToken } = (await store.get())!;
     expect(JSON.stringify(server.attempts)).not.toContain(refreshToken);
-    expect(server.attempts.every((a) => a.authorization === `Bearer ${makePair('stored', { now: T0 }).accessToken}`)).toBe(true);
+    expect(
+      server.attempts.every((a) => a.authorization === `Bearer ${makePair('stored', { now: T0 }).accessToken}`),
+    ).toBe(true);
   });
 });

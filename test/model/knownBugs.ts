@@ -70,7 +70,12 @@ export const FIXED_BUGS: readonly FixedBug[] = [
       skewMs: 0,
       initial: 'fresh',
       expiredAs: 'result',
-      steps: [{ kind: 'login', instance: 0, user: 0 }, { kind: 'logout', instance: 0 }, { kind: 'deliver', pick: 0, outcome: 'ok' }, { kind: 'logout', instance: 0 }],
+      steps: [
+        { kind: 'login', instance: 0, user: 0 },
+        { kind: 'logout', instance: 0 },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'logout', instance: 0 },
+      ],
     },
   },
   {
@@ -127,7 +132,7 @@ export const FIXED_BUGS: readonly FixedBug[] = [
     id: 'late-login-write-overwrites-a-followed-pair',
     summary:
       "A login's write timed out waiting for the lock (the machine slept); meanwhile another session rotated the " +
-      "pair and this session followed it. The write then landed with the older login pair, since it checked only " +
+      'pair and this session followed it. The write then landed with the older login pair, since it checked only ' +
       'that the session had not ended. It now checks that the session still holds that very pair.',
     fixedIn: 'after 4e2e84d',
     minimal: {
@@ -190,7 +195,11 @@ export const FIXED_BUGS: readonly FixedBug[] = [
       skewMs: 0,
       initial: 'dead',
       expiredAs: 'result',
-      steps: [{ kind: 'login', instance: 0, user: 0 }, { kind: 'deliver', pick: 1, outcome: 'ok' }, { kind: 'logout', instance: 1 }],
+      steps: [
+        { kind: 'login', instance: 0, user: 0 },
+        { kind: 'deliver', pick: 1, outcome: 'ok' },
+        { kind: 'logout', instance: 1 },
+      ],
     },
   },
   {
@@ -218,15 +227,20 @@ export const FIXED_BUGS: readonly FixedBug[] = [
     summary:
       'A store change made by another instance (logout, login) while this one had a refresh out was dropped by ' +
       '#follow and never re-read, and the rotation then wrote its pair over it: a logout was undone by another ' +
-      'instance\'s late refresh (session revived on every instance, store refilled, operations sent with the ' +
-      'new token); a login was overwritten by the old session\'s rotation.',
+      "instance's late refresh (session revived on every instance, store refilled, operations sent with the " +
+      "new token); a login was overwritten by the old session's rotation.",
     fixedIn: '612305a',
     minimal: {
       instances: 2,
       skewMs: 0,
       initial: 'fresh',
       expiredAs: 'result',
-      steps: [{ kind: 'expireAll' }, { kind: 'op', instance: 0 }, { kind: 'deliver', pick: 0, outcome: 'ok' }, { kind: 'logout', instance: 1 }],
+      steps: [
+        { kind: 'expireAll' },
+        { kind: 'op', instance: 0 },
+        { kind: 'deliver', pick: 0, outcome: 'ok' },
+        { kind: 'logout', instance: 1 },
+      ],
     },
   },
   {
@@ -241,7 +255,11 @@ export const FIXED_BUGS: readonly FixedBug[] = [
       skewMs: 0,
       initial: 'fresh',
       expiredAs: 'result',
-      steps: [{ kind: 'refresh', instance: 0 }, { kind: 'logout', instance: 0 }, { kind: 'op', instance: 1 }],
+      steps: [
+        { kind: 'refresh', instance: 0 },
+        { kind: 'logout', instance: 0 },
+        { kind: 'op', instance: 1 },
+      ],
     },
   },
   {

@@ -161,7 +161,8 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
   const { totals = createTotals(), trace = () => {}, tolerate = [], shared = schedule.instances > 1 } = options;
   const clock = new FakeClock(T0);
   const model = createSpecServerModel({ clock, skewMs: schedule.skewMs, expiredAs: schedule.expiredAs });
-  const initial = schedule.initial === 'empty' ? null : model.issuePair(0, schedule.initial === 'dead' ? 20 * MINUTE : 0);
+  const initial =
+    schedule.initial === 'empty' ? null : model.issuePair(0, schedule.initial === 'dead' ? 20 * MINUTE : 0);
   const memory = createMemoryTokenStore(initial);
   let storeListeners = 0;
   const plain = createTokenStore({
@@ -217,17 +218,24 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
   // whether a login or the app's refresh() (which may start one sooner) came since.
   const lastRefreshSent: Array<{ at: number; level: number } | undefined> = [];
   const cutShort: boolean[] = [];
-  const floorWatch = (instance: number, fetch: typeof globalThis.fetch): typeof globalThis.fetch => (url, init) => {
-    if (String(init?.body).includes('refreshToken(')) {
-      const last = lastRefreshSent[instance];
-      const level = !last || cutShort[instance] ? 2 : Math.min(2, last.level + (clock.now() - last.at) / REFRESH_FLOOR);
-      // A thousandth of slack for the floating point of the refill.
-      if (level < 0.999) fail('refresh-floor', `instance ${instance} sent a refresh ${clock.now() - last!.at} ms after its last one, with the floor's bucket at ${level.toFixed(2)}`);
-      lastRefreshSent[instance] = { at: clock.now(), level: Math.max(0, level - 1) };
-      cutShort[instance] = false;
-    }
-    return fetch(url, init);
-  };
+  const floorWatch =
+    (instance: number, fetch: typeof globalThis.fetch): typeof globalThis.fetch =>
+    (url, init) => {
+      if (String(init?.body).includes('refreshToken(')) {
+        const last = lastRefreshSent[instance];
+        const level =
+          !last || cutShort[instance] ? 2 : Math.min(2, last.level + (clock.now() - last.at) / REFRESH_FLOOR);
+        // A thousandth of slack for the floating point of the refill.
+        if (level < 0.999)
+          fail(
+            'refresh-floor',
+            `instance ${instance} sent a refresh ${clock.now() - last!.at} ms after its last one, with the floor's bucket at ${level.toFixed(2)}`,
+          );
+        lastRefreshSent[instance] = { at: clock.now(), level: Math.max(0, level - 1) };
+        cutShort[instance] = false;
+      }
+      return fetch(url, init);
+    };
   const clients: Client[] = Array.from({ length: schedule.instances }, (_, instance) => {
     const auth = createTokenAuth({
       uri: URI,
@@ -244,14 +252,23 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
         // session of every session on that store, and each reports the same reason (issue 10, item 11).
         const refusals = model.rejectionsDelivered.reduce((sum, count) => sum + count, 0);
         if (client.rejectedEnds > refusals) {
-          fail('rejected-only-when-rejected', `instance ${instance} ended its session as rejected, but the service rejected no refresh of the store's sessions`);
+          fail(
+            'rejected-only-when-rejected',
+            `instance ${instance} ended its session as rejected, but the service rejected no refresh of the store's sessions`,
+          );
         }
       },
       onError: (error) => {
-        if (!AuthRequestError.is(error) && !AuthRejectedError.is(error)) fail('typed-errors', `onError got an untyped error: ${String(error)}`);
+        if (!AuthRequestError.is(error) && !AuthRejectedError.is(error))
+          fail('typed-errors', `onError got an untyped error: ${String(error)}`);
       },
     });
-    const client: Client = { auth, link: ApolloLink.from([auth.link, model.linkFor(instance)]), leftLoading: false, rejectedEnds: 0 };
+    const client: Client = {
+      auth,
+      link: ApolloLink.from([auth.link, model.linkFor(instance)]),
+      leftLoading: false,
+      rejectedEnds: 0,
+    };
     auth.subscribe(() => {
       trace(`  instance ${instance} -> ${auth.getState().status} ${String(auth.getState().user?.claims.jti ?? '')}`);
       checkState(instance);
@@ -267,7 +284,11 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     } else client.leftLoading = true;
     if (status === 'authenticated') {
       if (user === null) fail('consistent-states', `instance ${instance} is authenticated with user null`);
-      else if (user.id !== user.claims.sub) fail('consistent-states', `instance ${instance} shows user ${user.id} but sends a token of ${String(user.claims.sub)}`);
+      else if (user.id !== user.claims.sub)
+        fail(
+          'consistent-states',
+          `instance ${instance} shows user ${user.id} but sends a token of ${String(user.claims.sub)}`,
+        );
     } else if (user !== null) fail('consistent-states', `instance ${instance} is ${status} with a user`);
   }
 
@@ -288,7 +309,8 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     if (record.tokens.length === 2 && token !== undefined && token === record.tokens[0]) {
       fail('replays-once', `op ${op} was replayed with the token that had expired`);
     }
-    if (loggedOut.has(sidOf(token))) fail('logout-is-final', `op ${op}@${instance} carried a token of a session logged out`);
+    if (loggedOut.has(sidOf(token)))
+      fail('logout-is-final', `op ${op}@${instance} carried a token of a session logged out`);
   };
 
   function settle(record: OperationRecord, how: 'data' | 'error' | 'cancelled', error?: unknown) {
@@ -297,7 +319,12 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     if (how === 'data') totals.operationsSucceeded++;
     if (how === 'error') {
       totals.operationsErrored++;
-      if (!SessionEndedError.is(error) && !AuthRequestError.is(error) && !ServerError.is(error) && !(error instanceof ModelTransportError)) {
+      if (
+        !SessionEndedError.is(error) &&
+        !AuthRequestError.is(error) &&
+        !ServerError.is(error) &&
+        !(error instanceof ModelTransportError)
+      ) {
         fail('typed-errors', `op ${record.id} failed with an untyped error: ${String(error)}`);
       }
     }
@@ -308,7 +335,11 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     totals.operations++;
     const record: OperationRecord = { id: operations.length, instance, tokens: [], settled: null };
     operations.push(record);
-    record.subscription = ApolloLink.execute(clients[instance]!.link, { query: PING, variables: { op: record.id } }, { client: {} as ApolloClient }).subscribe({
+    record.subscription = ApolloLink.execute(
+      clients[instance]!.link,
+      { query: PING, variables: { op: record.id } },
+      { client: {} as ApolloClient },
+    ).subscribe({
       error: (error: unknown) => settle(record, 'error', error),
       complete: () => settle(record, 'data'),
     });
@@ -340,18 +371,25 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
 
   function checkQuiet() {
     const stored = (memory.get() as TokenPair | null) ?? null;
-    if (stored && loggedOut.has(sidOf(stored.accessToken))) fail('logout-is-final', 'the store holds a pair of a session logged out');
+    if (stored && loggedOut.has(sidOf(stored.accessToken)))
+      fail('logout-is-final', 'the store holds a pair of a session logged out');
     const storedJti = stored ? readClaims(stored.accessToken)?.jti : undefined;
     clients.forEach(({ auth }, instance) => {
       const { status, user } = auth.getState();
       if (status === 'authenticated' && loggedOut.has(String(user?.claims.sid ?? ''))) {
         fail('logout-is-final', `instance ${instance} is authenticated on a session logged out`);
       }
-      if (status === 'loading') fail('state-and-store-agree', `instance ${instance} is still loading with nothing pending`);
-      else if (stored && status !== 'authenticated') fail('state-and-store-agree', `the store holds a pair but instance ${instance} is ${status}`);
-      else if (!stored && status === 'authenticated') fail('state-and-store-agree', `instance ${instance} is authenticated but the store is empty`);
+      if (status === 'loading')
+        fail('state-and-store-agree', `instance ${instance} is still loading with nothing pending`);
+      else if (stored && status !== 'authenticated')
+        fail('state-and-store-agree', `the store holds a pair but instance ${instance} is ${status}`);
+      else if (!stored && status === 'authenticated')
+        fail('state-and-store-agree', `instance ${instance} is authenticated but the store is empty`);
       else if (stored && user && user.claims.jti !== storedJti) {
-        fail('state-and-store-agree', `instance ${instance} sends ${String(user.claims.jti)} but the store holds ${String(storedJti)}`);
+        fail(
+          'state-and-store-agree',
+          `instance ${instance} sends ${String(user.claims.jti)} but the store holds ${String(storedJti)}`,
+        );
       }
     });
   }
@@ -360,8 +398,12 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     for (const resubmission of model.resubmissions.splice(0)) {
       if (resubmission.afterLostResponse) continue;
       if (resubmission.afterRejection) {
-        fail('single-use-refused', `refresh token ${resubmission.token} reached the service again after the service had refused it`);
-      } else fail('single-use', `refresh token ${resubmission.token} reached the service ${resubmission.receptions} times`);
+        fail(
+          'single-use-refused',
+          `refresh token ${resubmission.token} reached the service again after the service had refused it`,
+        );
+      } else
+        fail('single-use', `refresh token ${resubmission.token} reached the service ${resubmission.receptions} times`);
     }
     if (model.pending.length === 0) checkQuiet();
     if (violations.length > 0) throw new ScheduleViolation(violations.join('\n'));
@@ -373,7 +415,9 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
     checkStep();
     for (const [index, step] of schedule.steps.entries()) {
       where = `step ${index} (${describeStep(step)})`;
-      trace(`${where}, pending: ${model.pending.map((r) => `${r.kind}@${r.instance}${r.abandoned ? '(abandoned)' : ''}`).join(', ')}`);
+      trace(
+        `${where}, pending: ${model.pending.map((r) => `${r.kind}@${r.instance}${r.abandoned ? '(abandoned)' : ''}`).join(', ')}`,
+      );
       totals.steps++;
       switch (step.kind) {
         case 'op':
@@ -382,7 +426,9 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
         case 'deliver':
           if (model.pending.length > 0) {
             const request = model.deliver(step.pick % model.pending.length, step.outcome);
-            trace(`  delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}${request.abandoned ? ' (abandoned)' : ''}`);
+            trace(
+              `  delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}${request.abandoned ? ' (abandoned)' : ''}`,
+            );
           }
           break;
         case 'advance': {
@@ -405,7 +451,10 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
           const user = MODEL_USERS[step.user]!;
           const login = clients[step.instance % clients.length]!.auth.login(user.email, user.password);
           // A login starts a new session, and so a new floor, once it has signed in.
-          login.then(() => void (cutShort[step.instance % clients.length] = true), () => {});
+          login.then(
+            () => void (cutShort[step.instance % clients.length] = true),
+            () => {},
+          );
           track(where, login);
           break;
         }
@@ -457,14 +506,17 @@ export async function runSchedule(schedule: Schedule, options: RunOptions = {}):
       }
       if (model.pending.length > 0) {
         const request = model.deliver(0, 'ok');
-        trace(`  drain delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}`);
+        trace(
+          `  drain delivered ${request.kind} of instance ${request.instance} ${request.refreshToken ?? request.op ?? ''}`,
+        );
       } else if (!operations.some((record) => !record.settled) && !calls.some((call) => !call.settled)) break;
       else if (!clock.fireNext(quietBy)) break;
       else trace(`  drain fired a timer at ${clock.now() - T0} ms`);
       await flush();
     }
     await flush();
-    for (const record of operations) if (!record.settled) fail('settles', `op ${record.id}@${record.instance} never settled`);
+    for (const record of operations)
+      if (!record.settled) fail('settles', `op ${record.id}@${record.instance} never settled`);
     for (const call of calls) if (!call.settled) fail('settles', `the call of ${call.what} never settled`);
     checkStep();
 

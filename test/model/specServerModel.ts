@@ -184,7 +184,9 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
     const { pair } = openFamily(user);
     return {
       status: 200,
-      body: { data: { loginWithEmailPassword: { ...pair, user: { id: user.id, email: user.email, role: user.role } } } },
+      body: {
+        data: { loginWithEmailPassword: { ...pair, user: { id: user.id, email: user.email, role: user.role } } },
+      },
     };
   }
 
@@ -193,7 +195,12 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
     const count = (received.get(token) ?? 0) + 1;
     received.set(token, count);
     if (count > 1) {
-      resubmissions.push({ token, receptions: count, afterLostResponse: lostTokens.has(token), afterRejection: refusedTokens.has(token) });
+      resubmissions.push({
+        token,
+        receptions: count,
+        afterLostResponse: lostTokens.has(token),
+        afterRejection: refusedTokens.has(token),
+      });
     }
     const answer = rotate(token);
     if (answer.status === 200 && (answer.body as { errors?: unknown }).errors) refusedTokens.add(token);
@@ -203,7 +210,8 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
   function rotate(token: string) {
     const issued = refreshTokens.get(token);
     if (!issued) return rejection('INVALID_REFRESH_TOKEN', 'Invalid refresh token');
-    if (serverNow() >= issued.expiresAt) return rejection('INVALID_REFRESH_TOKEN', 'Refresh token expired; log in again');
+    if (serverNow() >= issued.expiresAt)
+      return rejection('INVALID_REFRESH_TOKEN', 'Refresh token expired; log in again');
     const family = families.get(issued.sid)!;
     if (!family.alive) return rejection('INVALID_REFRESH_TOKEN', 'Session revoked; log in again');
     if (family.current !== token) {
@@ -245,25 +253,35 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
     rejectionsDelivered[instance] ??= 0;
     return ((_url: string, init: RequestInit) =>
       new Promise<Response>((resolve, reject) => {
-        const { query, variables } = JSON.parse(String(init.body)) as { query: string; variables: Record<string, string> };
+        const { query, variables } = JSON.parse(String(init.body)) as {
+          query: string;
+          variables: Record<string, string>;
+        };
         const kind = /\{\s*(\w+)\(/.exec(query)?.[1] as RequestKind;
-        const refreshToken = kind === 'refreshToken' ? variables.token : kind === 'logout' ? variables.refreshToken : undefined;
+        const refreshToken =
+          kind === 'refreshToken' ? variables.token : kind === 'logout' ? variables.refreshToken : undefined;
         const entry: Entry = {
           kind,
           instance,
           ...(refreshToken !== undefined && { refreshToken }),
           abandoned: false,
           execute: () =>
-            kind === 'refreshToken' ? refresh(refreshToken!) : kind === 'logout' ? logout(refreshToken!) : login(variables),
+            kind === 'refreshToken'
+              ? refresh(refreshToken!)
+              : kind === 'logout'
+                ? logout(refreshToken!)
+                : login(variables),
           answer(outcome, result) {
             if (entry.abandoned) return;
-            if (outcome === 'lost' || outcome === 'netfail') reject(new TypeError(outcome === 'lost' ? 'socket hang up' : 'fetch failed'));
+            if (outcome === 'lost' || outcome === 'netfail')
+              reject(new TypeError(outcome === 'lost' ? 'socket hang up' : 'fetch failed'));
             else if (outcome === 'http502') resolve(textResponse(502, '<html><body>502 Bad Gateway</body></html>'));
             else {
               const refused = kind === 'refreshToken' && (result!.body as { errors?: unknown }).errors !== undefined;
               if (refused) rejectionsDelivered[instance]!++;
               resolve(textResponse(result!.status, JSON.stringify(result!.body)));
-              if (kind === 'loginWithEmailPassword' && (result!.body as { data?: unknown }).data) onLoginDelivered(instance);
+              if (kind === 'loginWithEmailPassword' && (result!.body as { data?: unknown }).data)
+                onLoginDelivered(instance);
               if (refused) onRefreshRefused(instance);
             }
           },
@@ -299,16 +317,23 @@ export function createSpecServerModel(options: SpecServerModelOptions) {
               const failure = authenticate(token);
               if (!failure) return { status: 200, body: { data: { ping: op } } };
               const message = failure.code === 'TOKEN_EXPIRED' ? 'Access token expired' : 'Not authenticated';
-              return { status: failure.code === 'TOKEN_EXPIRED' && expiredAs === 'http401' ? 401 : 200, body: rejectionBody(failure.code, message) };
+              return {
+                status: failure.code === 'TOKEN_EXPIRED' && expiredAs === 'http401' ? 401 : 200,
+                body: rejectionBody(failure.code, message),
+              };
             },
             answer(outcome, result) {
               if (closed) return;
               closed = true;
-              if (outcome === 'lost' || outcome === 'netfail') observer.error(new ModelTransportError(outcome === 'lost' ? 'socket hang up' : 'fetch failed'));
+              if (outcome === 'lost' || outcome === 'netfail')
+                observer.error(new ModelTransportError(outcome === 'lost' ? 'socket hang up' : 'fetch failed'));
               else if (outcome === 'http502' || result!.status !== 200) {
                 const status = outcome === 'http502' ? 502 : result!.status;
-                const bodyText = outcome === 'http502' ? '<html><body>502 Bad Gateway</body></html>' : JSON.stringify(result!.body);
-                observer.error(new ServerError('Response not successful', { response: textResponse(status, bodyText), bodyText }));
+                const bodyText =
+                  outcome === 'http502' ? '<html><body>502 Bad Gateway</body></html>' : JSON.stringify(result!.body);
+                observer.error(
+                  new ServerError('Response not successful', { response: textResponse(status, bodyText), bodyText }),
+                );
               } else {
                 observer.next(result!.body as ApolloLink.Result);
                 observer.complete();

@@ -30,30 +30,48 @@ const SETUPS = [
 ] as const;
 
 describe('the real session and links against a model of the spec server, under random interleavings', () => {
-  it.each(SETUPS)(`keeps every invariant over ${NUM_RUNS} seeded schedules of up to ${MAX_STEPS} steps, $instances session(s), shared: $shared, drops receivedAt: $dropsReceivedAt`, { timeout: 300_000 }, async ({ instances, shared, dropsReceivedAt }) => {
-    const totals = createTotals();
-    const started = performance.now();
-    console.log(`model: instances=${instances} shared=${shared} dropsReceivedAt=${dropsReceivedAt} seed=${SEED} numRuns=${NUM_RUNS} maxSteps=${MAX_STEPS}${PATH ? ` path=${PATH}` : ''} tolerate=[${TOLERATE.map((bug) => bug.id).join(', ')}]`);
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          scheduleArbitrary(MAX_STEPS).map((schedule) => printable({ ...schedule, instances, dropsReceivedAt })),
-          (schedule) => runSchedule(schedule, { totals, tolerate: TOLERATE, shared }),
-        ),
-        { numRuns: NUM_RUNS, seed: SEED, ...(PATH && { path: PATH }) },
+  it.each(SETUPS)(
+    `keeps every invariant over ${NUM_RUNS} seeded schedules of up to ${MAX_STEPS} steps, $instances session(s), shared: $shared, drops receivedAt: $dropsReceivedAt`,
+    { timeout: 300_000 },
+    async ({ instances, shared, dropsReceivedAt }) => {
+      const totals = createTotals();
+      const started = performance.now();
+      console.log(
+        `model: instances=${instances} shared=${shared} dropsReceivedAt=${dropsReceivedAt} seed=${SEED} numRuns=${NUM_RUNS} maxSteps=${MAX_STEPS}${PATH ? ` path=${PATH}` : ''} tolerate=[${TOLERATE.map((bug) => bug.id).join(', ')}]`,
       );
-    } finally {
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      console.log(`model: ${totals.schedules} schedules in ${seconds} s; totals ${JSON.stringify(totals)}`);
-    }
-    expect(totals.violations).toBe(0);
-    // The generator must keep reaching the hard cases, or passing means little.
-    if (NUM_RUNS >= 1_000) {
-      for (const key of ['replays', 'rotations', 'lostResponses', 'timedOutRequests', 'networkFailures', 'http502', 'reuseDetections', 'logoutsWithRefreshInFlight', 'timersFiredLate', 'operationsCancelled', 'sessionsEndedRejected'] as const) {
-        expect(totals[key], key).toBeGreaterThan(NUM_RUNS / 100);
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            scheduleArbitrary(MAX_STEPS).map((schedule) => printable({ ...schedule, instances, dropsReceivedAt })),
+            (schedule) => runSchedule(schedule, { totals, tolerate: TOLERATE, shared }),
+          ),
+          { numRuns: NUM_RUNS, seed: SEED, ...(PATH && { path: PATH }) },
+        );
+      } finally {
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(`model: ${totals.schedules} schedules in ${seconds} s; totals ${JSON.stringify(totals)}`);
       }
-    }
-  });
+      expect(totals.violations).toBe(0);
+      // The generator must keep reaching the hard cases, or passing means little.
+      if (NUM_RUNS >= 1_000) {
+        for (const key of [
+          'replays',
+          'rotations',
+          'lostResponses',
+          'timedOutRequests',
+          'networkFailures',
+          'http502',
+          'reuseDetections',
+          'logoutsWithRefreshInFlight',
+          'timersFiredLate',
+          'operationsCancelled',
+          'sessionsEndedRejected',
+        ] as const) {
+          expect(totals[key], key).toBeGreaterThan(NUM_RUNS / 100);
+        }
+      }
+    },
+  );
 });
 
 describe('the checker', () => {
@@ -79,7 +97,15 @@ describe('the checker', () => {
   });
 
   it('prints a schedule as numbered steps', () => {
-    const text = describeSchedule(KNOWN_BUGS[0]?.minimal ?? { instances: 1, skewMs: 0, initial: 'fresh', expiredAs: 'result', steps: [{ kind: 'fire' }] });
+    const text = describeSchedule(
+      KNOWN_BUGS[0]?.minimal ?? {
+        instances: 1,
+        skewMs: 0,
+        initial: 'fresh',
+        expiredAs: 'result',
+        steps: [{ kind: 'fire' }],
+      },
+    );
     expect(text).toMatch(/^Schedule\(instances=\d .*\) \[\n {2}0: /);
   });
 });
@@ -87,19 +113,25 @@ describe('the checker', () => {
 // Each bug found in src and not fixed yet: its minimal schedule, run with no tolerance. The test fails only
 // with that bug's symptom, so `.fails` keeps it green; once src is fixed it passes, `.fails` turns it red, and
 // the bug is to be removed from KNOWN_BUGS (which also stops the property above from tolerating it).
-describe.runIf(KNOWN_BUGS.length > 0)('known src bugs, not fixed yet (see test/model/knownBugs.ts and docs/reliability.md)', () => {
-  for (const bug of KNOWN_BUGS) {
-    it.fails(`${bug.id}: its ${bug.minimal.steps.length}-step minimal schedule breaks ${bug.symptoms.join(', ')}`, async () => {
-      const trace = process.env.MODEL_TRACE ? (line: string) => console.log(line) : undefined;
-      const error = await runSchedule(printable(bug.minimal), { trace }).then(
-        () => undefined,
-        (caught: unknown) => caught,
+describe.runIf(KNOWN_BUGS.length > 0)(
+  'known src bugs, not fixed yet (see test/model/knownBugs.ts and docs/reliability.md)',
+  () => {
+    for (const bug of KNOWN_BUGS) {
+      it.fails(
+        `${bug.id}: its ${bug.minimal.steps.length}-step minimal schedule breaks ${bug.symptoms.join(', ')}`,
+        async () => {
+          const trace = process.env.MODEL_TRACE ? (line: string) => console.log(line) : undefined;
+          const error = await runSchedule(printable(bug.minimal), { trace }).then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
+          const symptom = new RegExp(`\\[(${bug.symptoms.join('|')})\\]`);
+          if (error instanceof ScheduleViolation && symptom.test(error.message)) throw error;
+        },
       );
-      const symptom = new RegExp(`\\[(${bug.symptoms.join('|')})\\]`);
-      if (error instanceof ScheduleViolation && symptom.test(error.message)) throw error;
-    });
-  }
-});
+    }
+  },
+);
 
 // Bugs the model found that src has fixed since: their minimal schedules, held to every invariant.
 describe('regressions: minimal schedules of src bugs fixed since the model found them', () => {
@@ -109,4 +141,3 @@ describe('regressions: minimal schedules of src bugs fixed since the model found
     });
   }
 });
-

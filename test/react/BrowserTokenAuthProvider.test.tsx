@@ -14,14 +14,22 @@ import { makePair } from '../helpers/jwt';
 
 afterEach(cleanup);
 
-const meLink = new ApolloLink(() => new Observable((observer) => {
-  observer.next({ data: { me: { __typename: 'User', id: 'u_1', email: 'a@b.test' } } });
-  observer.complete();
-}));
+const meLink = new ApolloLink(
+  () =>
+    new Observable((observer) => {
+      observer.next({ data: { me: { __typename: 'User', id: 'u_1', email: 'a@b.test' } } });
+      observer.complete();
+    }),
+);
 
 function Status() {
   const { status, user } = useAuth();
-  return <p>{status}{user ? ` as ${user.email}` : ''}</p>;
+  return (
+    <p>
+      {status}
+      {user ? ` as ${user.email}` : ''}
+    </p>
+  );
 }
 
 /** A page's `createApp`: counts its calls, and makes a session whose store answers later, as a token handler's does. */
@@ -29,9 +37,17 @@ function appFactory() {
   const made: ReturnType<typeof createTokenAuth>[] = [];
   const create = vi.fn(() => {
     const store = createTokenStore({ get: () => Promise.resolve(makePair('stored')), set: () => {}, clear: () => {} });
-    const auth = createTokenAuth({ uri: 'http://auth.test/graphql', store, fetch: createFetchStub({ auto: true }).fetch, refreshOnResume: false });
+    const auth = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store,
+      fetch: createFetchStub({ auto: true }).fetch,
+      refreshOnResume: false,
+    });
     made.push(auth);
-    return { auth, client: new ApolloClient({ link: ApolloLink.from([auth.link, meLink]), cache: new InMemoryCache() }) };
+    return {
+      auth,
+      client: new ApolloClient({ link: ApolloLink.from([auth.link, meLink]), cache: new InMemoryCache() }),
+    };
   });
   return { create, made };
 }
@@ -59,7 +75,13 @@ describe('BrowserTokenAuthProvider', () => {
     expect(html).toBe('<p>authenticated<!-- --> as a@b.test</p>');
     expect(create).not.toHaveBeenCalled();
     // Without serverState the server shows the restore, as the browser's session starts in it.
-    expect(renderOnServer(<BrowserTokenAuthProvider create={create}><Status /></BrowserTokenAuthProvider>)).toBe('<p>loading</p>');
+    expect(
+      renderOnServer(
+        <BrowserTokenAuthProvider create={create}>
+          <Status />
+        </BrowserTokenAuthProvider>,
+      ),
+    ).toBe('<p>loading</p>');
   });
 
   it('hydrates the server markup without a mismatch, creating the session once under StrictMode, and the session takes over', async () => {
@@ -96,7 +118,13 @@ describe('BrowserTokenAuthProvider', () => {
       login = useAuth().login;
       return null;
     }
-    renderOnServer(<BrowserTokenAuthProvider create={create}><Grab /></BrowserTokenAuthProvider>);
-    await expect(login('a@b.test', 'pw')).rejects.toThrow(/no session on the server; BrowserTokenAuthProvider creates it in the browser/);
+    renderOnServer(
+      <BrowserTokenAuthProvider create={create}>
+        <Grab />
+      </BrowserTokenAuthProvider>,
+    );
+    await expect(login('a@b.test', 'pw')).rejects.toThrow(
+      /no session on the server; BrowserTokenAuthProvider creates it in the browser/,
+    );
   });
 });

@@ -82,7 +82,11 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
     fireEvent.click(screen.getByText('bad login'));
     // The service's own words, fit for a person; the code stays for the program.
     await waitFor(() => expect(text('error')).toBe('Invalid email or password'));
-    expect(auth.getState().error).toMatchObject({ name: 'AuthRejectedError', code: 'INVALID_CREDENTIALS', operation: 'loginWithEmailPassword' });
+    expect(auth.getState().error).toMatchObject({
+      name: 'AuthRejectedError',
+      code: 'INVALID_CREDENTIALS',
+      operation: 'loginWithEmailPassword',
+    });
     expect(text('status')).toBe('unauthenticated');
     fireEvent.click(screen.getByText('login'));
     await waitFor(() => expect(text('me')).toBe('admin@demo.test'));

@@ -41,7 +41,12 @@ const transport: TokenAuthTransport = {
  * `meAskedAs`), and the tree to render: `children` inside the provider, in StrictMode.
  */
 function mount() {
-  const auth = createTokenAuth({ uri: 'http://auth.test/graphql', transport, store: createMemoryTokenStore(), refreshOnResume: false });
+  const auth = createTokenAuth({
+    uri: 'http://auth.test/graphql',
+    transport,
+    store: createMemoryTokenStore(),
+    refreshOnResume: false,
+  });
   disposers.push(() => auth.dispose());
   const meAskedAs: string[] = [];
   const server = new ApolloLink(

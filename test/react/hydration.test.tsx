@@ -7,7 +7,14 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryTokenStore, createTokenAuth, type TokenAuth, type TokenAuthState, createTokenStore, type TokenStore } from '../../src';
+import {
+  createMemoryTokenStore,
+  createTokenAuth,
+  type TokenAuth,
+  type TokenAuthState,
+  createTokenStore,
+  type TokenStore,
+} from '../../src';
 import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
 import { createFetchStub } from '../helpers/fetchStub';
 import { hydrate } from '../helpers/hydrate';
@@ -16,10 +23,13 @@ import { makePair } from '../helpers/jwt';
 afterEach(cleanup);
 
 // Answers `me` for whoever asks: the provider's query needs a terminating link.
-const meLink = new ApolloLink(() => new Observable((observer) => {
-  observer.next({ data: { me: { __typename: 'User', id: 'u_1', email: 'a@b.test' } } });
-  observer.complete();
-}));
+const meLink = new ApolloLink(
+  () =>
+    new Observable((observer) => {
+      observer.next({ data: { me: { __typename: 'User', id: 'u_1', email: 'a@b.test' } } });
+      observer.complete();
+    }),
+);
 
 function tree(auth: TokenAuth, children = <p>secret</p>, serverState?: TokenAuthState) {
   const client = new ApolloClient({ link: ApolloLink.from([auth.link, meLink]), cache: new InMemoryCache() });
@@ -48,7 +58,11 @@ describe('hydration of a server-rendered tree', () => {
 
     // On the client the stored pair has been read by the time React hydrates: the state is already ahead of the markup.
     const store = asyncStore(makePair('stored'));
-    const client = createTokenAuth({ uri: 'http://auth.test/graphql', store, fetch: createFetchStub({ auto: true }).fetch });
+    const client = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store,
+      fetch: createFetchStub({ auto: true }).fetch,
+    });
     await vi.waitFor(() => expect(client.getState().status).toBe('authenticated'));
     const { container, root, reported } = await hydrate(html, tree(client));
     expect(container.innerHTML).toBe('<p>secret</p>');
@@ -76,7 +90,11 @@ describe('hydration of a server-rendered tree', () => {
     expect(html).toBe('<p>secret</p>');
 
     // The browser's own session is still loading its pair when React hydrates.
-    const client = createTokenAuth({ uri: 'http://auth.test/graphql', store: asyncStore(makePair('stored')), fetch: createFetchStub({ auto: true }).fetch });
+    const client = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store: asyncStore(makePair('stored')),
+      fetch: createFetchStub({ auto: true }).fetch,
+    });
     expect(client.getState().status).toBe('loading');
     const { container, root, reported } = await hydrate(html, tree(client, undefined, serverState));
     expect(reported).toEqual([]);
@@ -89,7 +107,11 @@ describe('hydration of a server-rendered tree', () => {
 
   it('control: rendering the client state as the server snapshot would mismatch, so the test above can fail', async () => {
     const store = asyncStore(makePair('stored'));
-    const client = createTokenAuth({ uri: 'http://auth.test/graphql', store, fetch: createFetchStub({ auto: true }).fetch });
+    const client = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store,
+      fetch: createFetchStub({ auto: true }).fetch,
+    });
     await vi.waitFor(() => expect(client.getState().status).toBe('authenticated'));
     const container = document.createElement('div');
     container.innerHTML = '<p>restoring</p>';
@@ -110,7 +132,11 @@ describe('hydration of a server-rendered tree', () => {
 
 describe('useAuth with a selector', () => {
   it('does not re-render a component that reads only status when the pair is refreshed; the full hook does', async () => {
-    const auth = createTokenAuth({ uri: 'http://auth.test/graphql', store: createMemoryTokenStore(), fetch: createFetchStub({ auto: true }).fetch });
+    const auth = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store: createMemoryTokenStore(),
+      fetch: createFetchStub({ auto: true }).fetch,
+    });
     let statusRenders = 0;
     let fullRenders = 0;
     function Status() {
@@ -122,7 +148,17 @@ describe('useAuth with a selector', () => {
       const { refreshAt } = useAuth();
       return <p data-testid="refreshAt">{String(refreshAt)}</p>;
     }
-    render(<StrictMode>{tree(auth, <><Status /><Full /></>)}</StrictMode>);
+    render(
+      <StrictMode>
+        {tree(
+          auth,
+          <>
+            <Status />
+            <Full />
+          </>,
+        )}
+      </StrictMode>,
+    );
     expect(screen.getByText('login')).toBeTruthy();
     await act(() => auth.login('a@b.test', 'pw'));
     expect(screen.getByTestId('status').textContent).toBe('authenticated');

@@ -36,44 +36,63 @@ function Club() {
 
 function SignedOut() {
   const { ended } = useAuth();
-  return <p data-testid="signed-out">Signed out{ended?.reason === 'rejected' ? `: the server ended your session (${ended.message})` : ''}</p>;
+  return (
+    <p data-testid="signed-out">
+      Signed out{ended?.reason === 'rejected' ? `: the server ended your session (${ended.message})` : ''}
+    </p>
+  );
 }
 
 describe.each([
   ['GraphQL Yoga 5 (no code)', startYogaSpec],
   ['Apollo Server 5 (INTERNAL_SERVER_ERROR)', startApolloServerSpec],
-] as Array<[string, (options: SpecAuthServiceOptions) => Promise<SpecServer>]>)('a session revoked on %s, with 15-minute tokens', (_name, start) => {
-  it('shows the signed-out screen, with the server\'s words, within 5 s of the first refused operation', async () => {
-    const clock = createTestClock();
-    const server = await start({});
-    cleanups.push(() => server.close());
-    const fetch = trackedFetch(clock);
-    const auth = createTokenAuth({ uri: server.url, fetch, clock, store: createMemoryTokenStore(), refreshOnResume: false });
-    cleanups.push(() => auth.dispose());
-    await auth.login(ADMIN.email, ADMIN.password);
-    const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url, fetch })]), cache: new InMemoryCache() });
-    render(
-      <StrictMode>
-        <ApolloProvider client={client}>
-          <TokenAuthProvider auth={auth}>
-            <AuthGate fallback={<SignedOut />}>
-              <Club />
-            </AuthGate>
-          </TokenAuthProvider>
-        </ApolloProvider>
-      </StrictMode>,
-    );
-    await act(() => clock.advance(100));
-    expect(screen.getByTestId('club').textContent).toBe('Riverside');
+] as Array<[string, (options: SpecAuthServiceOptions) => Promise<SpecServer>]>)(
+  'a session revoked on %s, with 15-minute tokens',
+  (_name, start) => {
+    it("shows the signed-out screen, with the server's words, within 5 s of the first refused operation", async () => {
+      const clock = createTestClock();
+      const server = await start({});
+      cleanups.push(() => server.close());
+      const fetch = trackedFetch(clock);
+      const auth = createTokenAuth({
+        uri: server.url,
+        fetch,
+        clock,
+        store: createMemoryTokenStore(),
+        refreshOnResume: false,
+      });
+      cleanups.push(() => auth.dispose());
+      await auth.login(ADMIN.email, ADMIN.password);
+      const client = new ApolloClient({
+        link: ApolloLink.from([auth.link, new HttpLink({ uri: server.url, fetch })]),
+        cache: new InMemoryCache(),
+      });
+      render(
+        <StrictMode>
+          <ApolloProvider client={client}>
+            <TokenAuthProvider auth={auth}>
+              <AuthGate fallback={<SignedOut />}>
+                <Club />
+              </AuthGate>
+            </TokenAuthProvider>
+          </ApolloProvider>
+        </StrictMode>,
+      );
+      await act(() => clock.advance(100));
+      expect(screen.getByTestId('club').textContent).toBe('Riverside');
 
-    // An admin revokes every session of the user; the next operation is refused with "Not authenticated".
-    server.service.revokeAll(ADMIN.id);
-    await act(async () => screen.getByText('reload').click());
-    const refusedAt = clock.now();
-    while (!screen.queryByTestId('signed-out') && clock.now() - refusedAt < 5_000) await act(() => clock.advance(100));
-    expect(clock.now() - refusedAt).toBeLessThanOrEqual(5_000);
-    expect(screen.getByTestId('signed-out').textContent).toBe('Signed out: the server ended your session (Invalid refresh token)');
-    expect(screen.queryByText('Riverside')).toBeNull();
-    expect(server.service.stats).toMatchObject({ refreshes: 1, refreshSuccesses: 0 });
-  });
-});
+      // An admin revokes every session of the user; the next operation is refused with "Not authenticated".
+      server.service.revokeAll(ADMIN.id);
+      await act(async () => screen.getByText('reload').click());
+      const refusedAt = clock.now();
+      while (!screen.queryByTestId('signed-out') && clock.now() - refusedAt < 5_000)
+        await act(() => clock.advance(100));
+      expect(clock.now() - refusedAt).toBeLessThanOrEqual(5_000);
+      expect(screen.getByTestId('signed-out').textContent).toBe(
+        'Signed out: the server ended your session (Invalid refresh token)',
+      );
+      expect(screen.queryByText('Riverside')).toBeNull();
+      expect(server.service.stats).toMatchObject({ refreshes: 1, refreshSuccesses: 0 });
+    });
+  },
+);

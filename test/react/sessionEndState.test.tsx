@@ -5,7 +5,14 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthRequestError, createMemoryTokenStore, createTokenAuth, shareTokenStore, type TokenAuth, type TokenStore } from '../../src';
+import {
+  AuthRequestError,
+  createMemoryTokenStore,
+  createTokenAuth,
+  shareTokenStore,
+  type TokenAuth,
+  type TokenStore,
+} from '../../src';
 import { TokenAuthProvider, useAuth } from '../../src/react';
 import { revoked, service } from '../helpers/jwtService';
 import { TIME } from '../helpers/session';

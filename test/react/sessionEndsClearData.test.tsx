@@ -1,5 +1,13 @@
 // @vitest-environment happy-dom
-import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache, type OperationVariables, type TypedDocumentNode } from '@apollo/client';
+import {
+  ApolloClient,
+  ApolloLink,
+  gql,
+  HttpLink,
+  InMemoryCache,
+  type OperationVariables,
+  type TypedDocumentNode,
+} from '@apollo/client';
 import {
   ApolloProvider,
   type QueryRef,
@@ -142,7 +150,9 @@ function Buttons() {
     <div>
       <p data-testid="status">{status}</p>
       <p data-testid="after-logout">{afterLogout}</p>
-      <button onClick={() => (clicked = logout().then(() => setAfterLogout(JSON.stringify(client.cache.extract()))))}>logout</button>
+      <button onClick={() => (clicked = logout().then(() => setAfterLogout(JSON.stringify(client.cache.extract()))))}>
+        logout
+      </button>
       <button onClick={() => (clicked = login('cashier@demo.test', 'cashier-pass'))}>login as cashier</button>
     </div>
   );
@@ -191,7 +201,10 @@ async function signedInAsAdmin(Screen: () => ReactNode): Promise<Mounted> {
   cleanups.push(() => auth.dispose());
   await auth.login('admin@demo.test', 'admin-pass');
   const http = recordingFetch();
-  const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri, fetch: http.fetch })]), cache: new InMemoryCache() });
+  const client = new ApolloClient({
+    link: ApolloLink.from([auth.link, new HttpLink({ uri, fetch: http.fetch })]),
+    cache: new InMemoryCache(),
+  });
   // Awaited: a tree that suspends commits its fallback, and runs its effects, only once act settles.
   await act(async () => {
     render(
@@ -221,9 +234,15 @@ function anotherTab({ server, store, clock }: Mounted) {
 
 /** The ways a session ends; each resolves, once it has set the end off, with what settles once it is over. */
 const endings: Record<string, { who: 'signed out' | 'cashier'; end(mounted: Mounted): { done: Promise<unknown> } }> = {
-  "the hook's logout()": { who: 'signed out', end: () => (fireEvent.click(screen.getByText('logout')), { done: clicked }) },
+  "the hook's logout()": {
+    who: 'signed out',
+    end: () => (fireEvent.click(screen.getByText('logout')), { done: clicked }),
+  },
   'auth.logout() outside React': { who: 'signed out', end: ({ auth }) => ({ done: auth.logout() }) },
-  'a logout in another tab (a shared store)': { who: 'signed out', end: (mounted) => ({ done: anotherTab(mounted).logout() }) },
+  'a logout in another tab (a shared store)': {
+    who: 'signed out',
+    end: (mounted) => ({ done: anotherTab(mounted).logout() }),
+  },
   'the server refusing the refresh (session revoked)': {
     who: 'signed out',
     end({ server, clock, auth }) {
@@ -233,7 +252,10 @@ const endings: Record<string, { who: 'signed out' | 'cashier'; end(mounted: Moun
       return { done: clock.advanceTo(auth.getState().refreshAt!) };
     },
   },
-  "another user's login here": { who: 'cashier', end: () => (fireEvent.click(screen.getByText('login as cashier')), { done: clicked }) },
+  "another user's login here": {
+    who: 'cashier',
+    end: () => (fireEvent.click(screen.getByText('login as cashier')), { done: clicked }),
+  },
   "another user's login in another tab": {
     who: 'cashier',
     end: (mounted) => ({ done: anotherTab(mounted).login('cashier@demo.test', 'cashier-pass') }),
@@ -242,7 +264,7 @@ const endings: Record<string, { who: 'signed out' | 'cashier'; end(mounted: Moun
 
 describe.each(Object.entries(hooks))('%s, outside any AuthGate', (_, hook) => {
   it.each(Object.entries(endings))(
-    "shows nothing of the previous user within 300 ms once the session ends: %s; each query is sent again at most once, never with the old token",
+    'shows nothing of the previous user within 300 ms once the session ends: %s; each query is sent again at most once, never with the old token',
     async (_, ending) => {
       const mounted = await signedInAsAdmin(hook.screen);
       const { client, http, admin, auth } = mounted;
@@ -292,7 +314,11 @@ describe.each(recovering)('%s, outside any AuthGate, signed out then in again', 
     const cashier = `Bearer ${await auth.getAccessToken()}`;
     const after = http.sent.slice(before);
     expect(after.map((request) => request.authorization)).toEqual(after.map(() => cashier));
-    for (const operation of hook.operations) expect(after.filter((request) => request.operation === operation), operation).toHaveLength(1);
+    for (const operation of hook.operations)
+      expect(
+        after.filter((request) => request.operation === operation),
+        operation,
+      ).toHaveLength(1);
   });
 });
 
@@ -311,9 +337,13 @@ describe("the provider's reset, around the end of a session", () => {
     const { server, clock, client, http, admin } = await signedInAsAdmin(hooks['useQuery']!.screen);
     server.expireAllAccessTokens();
     server.faults.hangRefresh = true;
-    const waiting = client.query({ query: PING, variables: { n: 1 }, fetchPolicy: 'network-only' }).catch((error: unknown) => error);
+    const waiting = client
+      .query({ query: PING, variables: { n: 1 }, fetchPolicy: 'network-only' })
+      .catch((error: unknown) => error);
     await waitFor(() => expect(server.stats.refreshCalls).toBe(1));
-    expect(http.sent.filter((request) => request.operation === 'Ping')).toEqual([{ operation: 'Ping', authorization: admin }]);
+    expect(http.sent.filter((request) => request.operation === 'Ping')).toEqual([
+      { operation: 'Ping', authorization: admin },
+    ]);
     const before = http.sent.length;
 
     fireEvent.click(screen.getByText('logout'));

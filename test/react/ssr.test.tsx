@@ -29,6 +29,8 @@ describe('server-side rendering', () => {
   });
 
   it('renders the loading fallback while an asynchronous store is read', () => {
-    expect(render(createTokenStore({ get: () => new Promise(() => {}), set: () => {}, clear: () => {} }))).toBe('<p>restoring</p>');
+    expect(render(createTokenStore({ get: () => new Promise(() => {}), set: () => {}, clear: () => {} }))).toBe(
+      '<p>restoring</p>',
+    );
   });
 });

@@ -77,7 +77,11 @@ async function tickingAsAdmin(): Promise<{ auth: TokenAuth }> {
   const ws = createTokenAuthWsClient(auth, { url: wsUrl(server), webSocketImpl: WebSocket, retryAttempts: 0 });
   cleanups.push(() => ws.dispose());
   const client = new ApolloClient({
-    link: ApolloLink.split(({ operationType }) => operationType === 'subscription', new GraphQLWsLink(ws), ApolloLink.from([auth.link, new HttpLink({ uri: server.url })])),
+    link: ApolloLink.split(
+      ({ operationType }) => operationType === 'subscription',
+      new GraphQLWsLink(ws),
+      ApolloLink.from([auth.link, new HttpLink({ uri: server.url })]),
+    ),
     cache: new InMemoryCache(),
   });
   await act(async () => {
@@ -101,11 +105,16 @@ describe('useSubscription through createTokenAuthWsClient (StrictMode, real demo
     const { auth } = await tickingAsAdmin();
     // The events given to the screen when the session changed hands.
     let atSwitch: number | undefined;
-    cleanups.push(auth.subscribe(() => void (atSwitch ??= auth.getState().user?.id === 'u_cashier' ? delivered.length : undefined)));
+    cleanups.push(
+      auth.subscribe(() => void (atSwitch ??= auth.getState().user?.id === 'u_cashier' ? delivered.length : undefined)),
+    );
 
     fireEvent.click(screen.getByText('login as cashier'));
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('u_cashier'));
-    await waitFor(() => expect(screen.getByTestId('latest').textContent).toBe('u_cashier'), { timeout: 2_000, interval: 10 });
+    await waitFor(() => expect(screen.getByTestId('latest').textContent).toBe('u_cashier'), {
+      timeout: 2_000,
+      interval: 10,
+    });
     await waitFor(() => expect(rendered().filter((id) => id === 'u_cashier').length).toBeGreaterThanOrEqual(3));
 
     const events = rendered();
@@ -121,7 +130,9 @@ describe('useSubscription through createTokenAuthWsClient (StrictMode, real demo
     const { auth } = await tickingAsAdmin();
 
     fireEvent.click(screen.getByText('logout'));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Your session has ended. Please sign in again.'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('Your session has ended. Please sign in again.'),
+    );
     const atEnd = rendered().length;
     await act(() => auth.login('cashier@demo.test', 'cashier-pass'));
     await waitFor(() => expect(screen.getByTestId('user').textContent).toBe('u_cashier'));

@@ -10,7 +10,9 @@ function Account() {
 }
 
 it('keeps the user signed in through token expiry, then signs out', async () => {
-  const { wrapper, clock, server, client } = await createTestSession({ user: { email: 'ada@example.test', role: 'ADMIN' } });
+  const { wrapper, clock, server, client } = await createTestSession({
+    user: { email: 'ada@example.test', role: 'ADMIN' },
+  });
   render(<Account />, { wrapper });
   await screen.findByText('Sign out ada@example.test');
   await act(() => clock.advance(60 * 60_000)); // an hour: four 15-minute tokens, each renewed before it expired

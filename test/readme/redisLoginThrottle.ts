@@ -6,7 +6,12 @@ import type { LoginThrottle } from 'apollo-link-token-pair/server';
 
 export function createRedisLoginThrottle(redis: Redis): LoginThrottle {
   const byEmail = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'login-email', points: 5, duration: 15 * 60 });
-  const byAddress = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'login-address', points: 20, duration: 60 * 60 });
+  const byAddress = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: 'login-address',
+    points: 20,
+    duration: 60 * 60,
+  });
   const emailKey = (email: string) => email.trim().toLowerCase();
 
   // Refused until the counts of this e-mail and this address are back under their limits.

@@ -1,7 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkIncludes, checkReadmeLinks, extractMarkdown, extractTsdoc, typecheckSnippets } from '../../scripts/check-snippets';
+import {
+  checkIncludes,
+  checkReadmeLinks,
+  extractMarkdown,
+  extractTsdoc,
+  typecheckSnippets,
+} from '../../scripts/check-snippets';
 
 const root = resolve(import.meta.dirname, '../..');
 // Inside the repository, so that the blocks resolve @apollo/client and the others from its node_modules.
@@ -67,11 +73,16 @@ describe('check-snippets', () => {
     expect(snippets).toHaveLength(1);
     expect(snippets[0]).toMatchObject({ line: 6, lang: 'ts', tsdoc: true });
     expect(snippets[0]!.code.split('\n')[0]).toBe("import * as Keychain from 'react-native-keychain';");
-    expect(problems).toEqual([{ source: 'src/Example.ts', line: 14, message: expect.stringContaining('without a fenced code block') }]);
+    expect(problems).toEqual([
+      { source: 'src/Example.ts', line: 14, message: expect.stringContaining('without a fenced code block') },
+    ]);
   });
 
   it('reports an undefined name and the old TokenStore example at their lines, and nothing in the good block', () => {
-    const snippets = [...extractMarkdown('page.md', markdown).snippets, ...extractTsdoc('src/Example.ts', tsdoc).snippets];
+    const snippets = [
+      ...extractMarkdown('page.md', markdown).snippets,
+      ...extractTsdoc('src/Example.ts', tsdoc).snippets,
+    ];
     const problems = typecheckSnippets(root, snippets, workDir);
     const where = problems.map((p) => `${p.source}:${p.line}`);
     expect(where).toContain('page.md:11');
@@ -86,9 +97,12 @@ describe('check-snippets', () => {
     mkdirSync(join(root, '.cache'), { recursive: true });
     const dir = mkdtempSync(join(root, '.cache', 'include-'));
     try {
-      writeFileSync(join(dir, 'Example.test.ts'), "export const answer = 42;\n");
+      writeFileSync(join(dir, 'Example.test.ts'), 'export const answer = 42;\n');
       const page = (code: string) =>
-        extractMarkdown('page.md', [`<!-- include: ${dir.slice(root.length + 1)}/Example.test.ts -->`, '```ts', code, '```'].join('\n'));
+        extractMarkdown(
+          'page.md',
+          [`<!-- include: ${dir.slice(root.length + 1)}/Example.test.ts -->`, '```ts', code, '```'].join('\n'),
+        );
       expect(checkIncludes(root, page('export const answer = 42;').snippets)).toEqual([]);
       const differs = checkIncludes(root, page('export const answer = 41;').snippets);
       expect(differs).toEqual([{ source: 'page.md', line: 3, message: expect.stringContaining('differs from') }]);

@@ -25,7 +25,10 @@ describe('the soak handler pool', () => {
     await pool.redeploy(b!, { TOKEN_HANDLER_SECRET: 's2', TOKEN_HANDLER_SECRET_OLD: 's1' });
     // The deploy has not reached its last step (setEnv): B crashes now.
     await pool.restart(b!, 0);
-    expect(pool.started.at(-1)).toEqual({ name: 'B', env: { ...base, TOKEN_HANDLER_SECRET: 's2', TOKEN_HANDLER_SECRET_OLD: 's1' } });
+    expect(pool.started.at(-1)).toEqual({
+      name: 'B',
+      env: { ...base, TOKEN_HANDLER_SECRET: 's2', TOKEN_HANDLER_SECRET_OLD: 's1' },
+    });
     // The next rotation's first step on A builds on A's own deploy.
     await pool.redeploy(a!, { TOKEN_HANDLER_SECRET: 's2', TOKEN_HANDLER_SECRET_OLD: 's3' });
     expect(pool.started.at(-1)!.env).toMatchObject({ TOKEN_HANDLER_SECRET: 's2', TOKEN_HANDLER_SECRET_OLD: 's3' });

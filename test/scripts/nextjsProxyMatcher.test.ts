@@ -14,10 +14,17 @@ describe("examples/nextjs's proxy", () => {
     expect(runsFor(path)).toBe(true);
   });
 
-  it.each(['/icon.svg', '/apple-icon.png', '/favicon.ico', '/robots.txt', '/sitemap.xml', '/manifest.webmanifest', '/auth/refresh', '/graphql', '/_next/static/chunks/app.js'])(
-    'does not run for %s, which the browser fetches beside a page or the handler serves',
-    (path) => {
-      expect(runsFor(path)).toBe(false);
-    },
-  );
+  it.each([
+    '/icon.svg',
+    '/apple-icon.png',
+    '/favicon.ico',
+    '/robots.txt',
+    '/sitemap.xml',
+    '/manifest.webmanifest',
+    '/auth/refresh',
+    '/graphql',
+    '/_next/static/chunks/app.js',
+  ])('does not run for %s, which the browser fetches beside a page or the handler serves', (path) => {
+    expect(runsFor(path)).toBe(false);
+  });
 });

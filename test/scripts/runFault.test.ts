@@ -26,7 +26,7 @@ function signedOutTab() {
 // Found by the soak (seed 1, 30 min): a handler killed with its refresh on the wire ended the Next.js session
 // (SESSION_LOST, at 206 s). Every later sign-out-in and switch-user of that app failed on the missing Sign out
 // button, and it stayed signed out for the remaining 26 minutes, sending nothing.
-describe('the soak\'s sign-out-in and switch-user, in a tab a fault left signed out', () => {
+describe("the soak's sign-out-in and switch-user, in a tab a fault left signed out", () => {
   for (const kind of ['sign-out-in', 'switch-user'] as const) {
     it(`${kind}: signs the person in again, as a person would, with no sign-out to click`, async () => {
       const tab = signedOutTab();
@@ -34,7 +34,10 @@ describe('the soak\'s sign-out-in and switch-user, in a tab a fault left signed 
       const admin = { email: 'admin@demo.test', password: 'pw' };
       const app = { app: 'nextjs', tabs: [tab], people: [owner, admin], person: owner } as unknown as AppTabs;
       const journal = new Journal();
-      await runFault({ at: 0, kind, app: 'nextjs', tab: 1, duration: 0 }, { journal, apps: { nextjs: app } } as unknown as FaultTargets);
+      await runFault({ at: 0, kind, app: 'nextjs', tab: 1, duration: 0 }, {
+        journal,
+        apps: { nextjs: app },
+      } as unknown as FaultTargets);
 
       const email = kind === 'switch-user' ? admin.email : owner.email;
       expect(tab.signIns).toEqual([email]);

@@ -12,7 +12,8 @@ const facts: RunFacts = { durationMs: 60_000, accessTokenTtlMs: 10_000, reuse: [
 function journalOfTwoTabs(): Journal {
   const journal = new Journal();
   journal.tabs.push({ tab: 'vite-spa#1', app: 'vite-spa' }, { tab: 'vite-spa#2', app: 'vite-spa' });
-  for (const tab of ['vite-spa#1', 'vite-spa#2']) journal.screens.push({ tab, app: 'vite-spa', t: 1000, screen: 'admin@demo.test' });
+  for (const tab of ['vite-spa#1', 'vite-spa#2'])
+    journal.screens.push({ tab, app: 'vite-spa', t: 1000, screen: 'admin@demo.test' });
   return journal;
 }
 
@@ -32,13 +33,19 @@ describe('the soak checker', () => {
 
   it('fails a sign-out nobody asked for, and lets one through that a person did', () => {
     const journal = journalOfTwoTabs();
-    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'signed-out' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 20_000, screen: 'signed-out' });
+    journal.screens.push(
+      { tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'signed-out' },
+      { tab: 'vite-spa#2', app: 'vite-spa', t: 20_000, screen: 'signed-out' },
+    );
     expect(failing(journal)).toEqual(['no-lost-session']);
     const fault = journal.startFault('sign-out-in', 'vite-spa#1', 'vite-spa');
     Object.assign(fault, { start: 19_900, end: 25_000 });
     expect(failing(journal)).toEqual([]);
     // A tab frozen through the sign-out follows it when it thaws.
-    journal.screens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 30_000, screen: 'admin@demo.test' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 40_000, screen: 'signed-out' });
+    journal.screens.push(
+      { tab: 'vite-spa#2', app: 'vite-spa', t: 30_000, screen: 'admin@demo.test' },
+      { tab: 'vite-spa#2', app: 'vite-spa', t: 40_000, screen: 'signed-out' },
+    );
     expect(failing(journal)).toEqual(['no-lost-session', 'same-user']);
     Object.assign(journal.startFault('frozen', 'vite-spa#2', 'vite-spa'), { start: 24_000, end: 39_900 });
     expect(failing(journal)).toEqual([]);
@@ -46,47 +53,121 @@ describe('the soak checker', () => {
 
   it('fails tabs that show different users for over 2 s, not for 1 s', () => {
     const journal = journalOfTwoTabs();
-    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'owner@demo.test' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 21_000, screen: 'owner@demo.test' });
+    journal.screens.push(
+      { tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'owner@demo.test' },
+      { tab: 'vite-spa#2', app: 'vite-spa', t: 21_000, screen: 'owner@demo.test' },
+    );
     expect(failing(journal)).toEqual([]);
-    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 30_000, screen: 'admin@demo.test' }, { tab: 'vite-spa#2', app: 'vite-spa', t: 33_000, screen: 'admin@demo.test' });
+    journal.screens.push(
+      { tab: 'vite-spa#1', app: 'vite-spa', t: 30_000, screen: 'admin@demo.test' },
+      { tab: 'vite-spa#2', app: 'vite-spa', t: 33_000, screen: 'admin@demo.test' },
+    );
     expect(failing(journal)).toEqual(['same-user']);
   });
 
   it('fails an operation that failed outside a fault window, or took over 30 s, or answered for another user', () => {
     const journal = journalOfTwoTabs();
-    journal.operations.push({ tab: 'vite-spa#1', app: 'vite-spa', id: 1, start: 10_000, end: 10_100, ok: false, error: 'boom' });
+    journal.operations.push({
+      tab: 'vite-spa#1',
+      app: 'vite-spa',
+      id: 1,
+      start: 10_000,
+      end: 10_100,
+      ok: false,
+      error: 'boom',
+    });
     expect(failing(journal)).toEqual(['no-failed-operation']);
     const api = journal.startFault('api-503', 'api');
     Object.assign(api, { start: 9000, end: 9500 });
     expect(failing(journal)).toEqual([]);
-    journal.operations.push({ tab: 'vite-spa#2', app: 'vite-spa', id: 2, start: 12_000, end: 43_000, ok: true, user: 'admin@demo.test', screen: 'admin@demo.test' });
+    journal.operations.push({
+      tab: 'vite-spa#2',
+      app: 'vite-spa',
+      id: 2,
+      start: 12_000,
+      end: 43_000,
+      ok: true,
+      user: 'admin@demo.test',
+      screen: 'admin@demo.test',
+    });
     expect(failing(journal)).toEqual(['settles']);
     journal.operations.pop();
-    journal.operations.push({ tab: 'vite-spa#2', app: 'vite-spa', id: 2, start: 12_000, end: 12_100, ok: true, user: 'admin@demo.test', screen: 'owner@demo.test' });
+    journal.operations.push({
+      tab: 'vite-spa#2',
+      app: 'vite-spa',
+      id: 2,
+      start: 12_000,
+      end: 12_100,
+      ok: true,
+      user: 'admin@demo.test',
+      screen: 'owner@demo.test',
+    });
     expect(failing(journal)).toEqual(['no-crossed-data']);
   });
 
   it('fails a subscription event of one user on the screen of another, or on a screen between users for over 2 s', () => {
     const journal = journalOfTwoTabs();
     // Events every 5 s to the end: the ticker runs.
-    for (let t = 5000; t <= 60_000; t += 5000) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 5000, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    for (let t = 5000; t <= 60_000; t += 5000)
+      journal.ticks.push({
+        tab: 'vite-spa#1',
+        app: 'vite-spa',
+        t,
+        n: t / 5000,
+        email: 'admin@demo.test',
+        screen: 'admin@demo.test',
+      });
     expect(failing(journal)).toEqual([]);
     // Between users: the screen changed within 2 s of the event.
-    journal.screens.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'loading' }, { tab: 'vite-spa#1', app: 'vite-spa', t: 20_500, screen: 'admin@demo.test' });
-    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 21_000, n: 2, email: 'admin@demo.test', screen: 'loading' });
+    journal.screens.push(
+      { tab: 'vite-spa#1', app: 'vite-spa', t: 20_000, screen: 'loading' },
+      { tab: 'vite-spa#1', app: 'vite-spa', t: 20_500, screen: 'admin@demo.test' },
+    );
+    journal.ticks.push({
+      tab: 'vite-spa#1',
+      app: 'vite-spa',
+      t: 21_000,
+      n: 2,
+      email: 'admin@demo.test',
+      screen: 'loading',
+    });
     expect(failing(journal)).toEqual([]);
-    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 25_000, n: 3, email: 'admin@demo.test', screen: 'signed-out' });
+    journal.ticks.push({
+      tab: 'vite-spa#1',
+      app: 'vite-spa',
+      t: 25_000,
+      n: 3,
+      email: 'admin@demo.test',
+      screen: 'signed-out',
+    });
     expect(failing(journal)).toEqual(['no-crossed-data']);
     journal.ticks.pop();
-    journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t: 26_000, n: 4, email: 'owner@demo.test', screen: 'admin@demo.test' });
+    journal.ticks.push({
+      tab: 'vite-spa#1',
+      app: 'vite-spa',
+      t: 26_000,
+      n: 4,
+      email: 'owner@demo.test',
+      screen: 'admin@demo.test',
+    });
     const [crossed] = checkInvariants(journal, facts).filter((result) => !result.passed);
-    expect(crossed?.violations.map((violation) => violation.text)).toEqual(['ticker event 4 for owner@demo.test shown while the tab showed admin@demo.test']);
+    expect(crossed?.violations.map((violation) => violation.text)).toEqual([
+      'ticker event 4 for owner@demo.test shown while the tab showed admin@demo.test',
+    ]);
   });
 
   it('fails a ticker that stops for over 30 s of signed-in time with no fault, not one a fault stops', () => {
     const journal = journalOfTwoTabs();
     const run = { durationMs: 70_000 };
-    for (let t = 2000; t <= 20_000; t += 500) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 500, email: 'admin@demo.test', screen: 'admin@demo.test' });
+    for (let t = 2000; t <= 20_000; t += 500)
+      journal.ticks.push({
+        tab: 'vite-spa#1',
+        app: 'vite-spa',
+        t,
+        n: t / 500,
+        email: 'admin@demo.test',
+        screen: 'admin@demo.test',
+      });
     expect(failing(journal, run)).toEqual(['subscription-live']);
     // An API outage from 21 s: its window (and 2 s after it) is the fault's; 30 s of the rest is the ticker's.
     const outage = Object.assign(journal.startFault('api-503', 'api'), { start: 21_000, end: 35_000 });
@@ -113,7 +194,10 @@ describe('the soak checker', () => {
     journal.tabs.push({ tab: 'nextjs#1', app: 'nextjs' });
     journal.screens.push({ tab: 'nextjs#1', app: 'nextjs', t: 1000, screen: 'owner@demo.test' });
     const run = { durationMs: 70_000 };
-    for (const [tab, app, email] of [['nextjs#1', 'nextjs', 'owner@demo.test'], ['vite-spa#1', 'vite-spa', 'admin@demo.test']] as const) {
+    for (const [tab, app, email] of [
+      ['nextjs#1', 'nextjs', 'owner@demo.test'],
+      ['vite-spa#1', 'vite-spa', 'admin@demo.test'],
+    ] as const) {
       for (let t = 2000; t <= 20_000; t += 500) journal.ticks.push({ tab, app, t, n: t / 500, email, screen: email });
     }
     const [live] = checkInvariants(journal, { ...facts, ...run }).filter((result) => !result.passed);
@@ -122,19 +206,54 @@ describe('the soak checker', () => {
     Object.assign(journal.startFault('handler-restart', 'A'), { start: 21_000, end: 45_000 });
     const [stillLive] = checkInvariants(journal, { ...facts, ...run }).filter((result) => !result.passed);
     expect(stillLive?.violations.map((violation) => violation.tab)).toEqual(['vite-spa#1']);
-    for (let t = 20_500; t <= 70_000; t += 500) journal.ticks.push({ tab: 'vite-spa#1', app: 'vite-spa', t, n: t / 500, email: 'admin@demo.test', screen: 'admin@demo.test' });
-    for (let t = 46_000; t <= 70_000; t += 500) journal.ticks.push({ tab: 'nextjs#1', app: 'nextjs', t, n: t / 500, email: 'owner@demo.test', screen: 'owner@demo.test' });
+    for (let t = 20_500; t <= 70_000; t += 500)
+      journal.ticks.push({
+        tab: 'vite-spa#1',
+        app: 'vite-spa',
+        t,
+        n: t / 500,
+        email: 'admin@demo.test',
+        screen: 'admin@demo.test',
+      });
+    for (let t = 46_000; t <= 70_000; t += 500)
+      journal.ticks.push({
+        tab: 'nextjs#1',
+        app: 'nextjs',
+        t,
+        n: t / 500,
+        email: 'owner@demo.test',
+        screen: 'owner@demo.test',
+      });
     journal.ticks.sort((a, b) => a.t - b.t);
     expect(failing(journal, run)).toEqual([]);
-    journal.ticks.push({ tab: 'nextjs#1', app: 'nextjs', t: 60_100, n: 999, email: 'admin@demo.test', screen: 'owner@demo.test' });
+    journal.ticks.push({
+      tab: 'nextjs#1',
+      app: 'nextjs',
+      t: 60_100,
+      n: 999,
+      email: 'admin@demo.test',
+      screen: 'owner@demo.test',
+    });
     const [crossed] = checkInvariants(journal, { ...facts, ...run }).filter((result) => !result.passed);
-    expect(crossed?.violations.map((violation) => `${violation.tab}: ${violation.text}`)).toEqual(['nextjs#1: ticker event 999 for admin@demo.test shown while the tab showed owner@demo.test']);
+    expect(crossed?.violations.map((violation) => `${violation.tab}: ${violation.text}`)).toEqual([
+      'nextjs#1: ticker event 999 for admin@demo.test shown while the tab showed owner@demo.test',
+    ]);
   });
 
   it('fails a mutation that ran twice on the API, or that succeeded in its client and never ran', () => {
     const journal = journalOfTwoTabs();
     const mutation = (id: number, name: string, ok: boolean) =>
-      journal.operations.push({ tab: 'vite-spa#1', app: 'vite-spa', id, kind: 'mutation', name, start: 5000 + id, end: 5100 + id, ok, ...(!ok && { error: 'cut' }) });
+      journal.operations.push({
+        tab: 'vite-spa#1',
+        app: 'vite-spa',
+        id,
+        kind: 'mutation',
+        name,
+        start: 5000 + id,
+        end: 5100 + id,
+        ok,
+        ...(!ok && { error: 'cut' }),
+      });
     Object.assign(journal.startFault('api-restart', 'api'), { start: 4000, end: 6000 });
     mutation(1, 'm1', true);
     mutation(2, 'm2', false);
@@ -154,15 +273,23 @@ describe('the soak checker', () => {
   it('fails a session that refreshes twice per token lifetime', () => {
     const journal = journalOfTwoTabs();
     journal.sessions.push({ t: 0, kind: 'login', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
-    for (let t = 8000; t < 60_000; t += 8000) journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    for (let t = 8000; t < 60_000; t += 8000)
+      journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
     expect(failing(journal)).toEqual([]);
-    for (let t = 4000; t < 60_000; t += 8000) journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    for (let t = 4000; t < 60_000; t += 8000)
+      journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
     expect(failing(journal)).toEqual(['refresh-rate']);
   });
 
   it('fails a page error, and a console error that no fault explains', () => {
     const journal = journalOfTwoTabs();
-    journal.note('console-error', 'Failed to load resource: net::ERR_INTERNET_DISCONNECTED', 'vite-spa#1', 'vite-spa', 15_000);
+    journal.note(
+      'console-error',
+      'Failed to load resource: net::ERR_INTERNET_DISCONNECTED',
+      'vite-spa#1',
+      'vite-spa',
+      15_000,
+    );
     expect(failing(journal)).toEqual(['no-errors']);
     Object.assign(journal.startFault('offline', 'vite-spa#1', 'vite-spa'), { start: 14_000, end: 20_000 });
     expect(failing(journal)).toEqual([]);
@@ -185,11 +312,42 @@ describe('the soak checker', () => {
   });
 
   it("weighs a heap snapshot's own objects, not V8's code, internals or shapes", () => {
-    const types = ['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic', 'concatenated string', 'sliced string', 'symbol', 'bigint', 'object shape'];
+    const types = [
+      'hidden',
+      'array',
+      'string',
+      'object',
+      'code',
+      'closure',
+      'regexp',
+      'number',
+      'native',
+      'synthetic',
+      'concatenated string',
+      'sliced string',
+      'symbol',
+      'bigint',
+      'object shape',
+    ];
     const node = (type: string, size: number) => [types.indexOf(type), 0, 1, size, 0, 0, 0];
     const snapshot = (extra: number[][]): Snapshot => ({
-      snapshot: { meta: { node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'], node_types: [types], edge_fields: [], edge_types: [[]] }, node_count: 0 },
-      nodes: [node('synthetic', 0), node('object', 100), node('closure', 32), node('string', 20), node('native', 200), ...extra].flat(),
+      snapshot: {
+        meta: {
+          node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'],
+          node_types: [types],
+          edge_fields: [],
+          edge_types: [[]],
+        },
+        node_count: 0,
+      },
+      nodes: [
+        node('synthetic', 0),
+        node('object', 100),
+        node('closure', 32),
+        node('string', 20),
+        node('native', 200),
+        ...extra,
+      ].flat(),
       edges: [],
       strings: [''],
     });
@@ -212,7 +370,9 @@ describe('the soak plan', () => {
 
 describe('the front proxy', () => {
   it('renders a page with the cookie a renewal set, and without one it cleared', () => {
-    expect(withCookies('a=1; __Host-token-pair=old', ['__Host-token-pair=new; Path=/; HttpOnly; Secure'])).toBe('a=1; __Host-token-pair=new');
+    expect(withCookies('a=1; __Host-token-pair=old', ['__Host-token-pair=new; Path=/; HttpOnly; Secure'])).toBe(
+      'a=1; __Host-token-pair=new',
+    );
     expect(withCookies('a=1; __Host-token-pair=old', ['__Host-token-pair=; Path=/; Max-Age=0'])).toBe('a=1');
   });
 });

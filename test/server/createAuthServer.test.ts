@@ -1,10 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  createAuthServer,
-  type AuthServer,
-  type AuthServerOptions,
-} from '../../demo/server/createAuthServer.ts';
+import { createAuthServer, type AuthServer, type AuthServerOptions } from '../../demo/server/createAuthServer.ts';
 
 interface GqlError {
   message: string;
@@ -29,7 +25,11 @@ const LOGIN = /* GraphQL */ `
     loginWithEmailPassword(email: $email, password: $password) {
       accessToken
       refreshToken
-      user { id email role }
+      user {
+        id
+        email
+        role
+      }
     }
   }
 `;
@@ -112,7 +112,12 @@ describe('lifecycle', () => {
     expect(createAuthServer().users).toEqual([
       expect.objectContaining({ id: 'u_owner', email: 'owner@demo.test', password: 'owner-pass', role: 'OWNER' }),
       expect.objectContaining({ id: 'u_admin', email: 'admin@demo.test', password: 'admin-pass', role: 'ADMIN' }),
-      expect.objectContaining({ id: 'u_cashier', email: 'cashier@demo.test', password: 'cashier-pass', role: 'Cashier' }),
+      expect.objectContaining({
+        id: 'u_cashier',
+        email: 'cashier@demo.test',
+        password: 'cashier-pass',
+        role: 'Cashier',
+      }),
     ]);
   });
 });
@@ -481,8 +486,12 @@ describe('logout', () => {
 
     expect(codes(body)).toEqual(['INVALID_REFRESH_TOKEN']);
     expect(server.stats.reuseDetections).toBe(0);
-    expect((await gql(server, ME, { token: second.accessToken })).body.data?.['me']).toMatchObject({ email: 'owner@demo.test' });
-    expect((await gql(server, LOGOUT, { variables: { token: second.refreshToken } })).body.data?.['logout']).toEqual({ success: true });
+    expect((await gql(server, ME, { token: second.accessToken })).body.data?.['me']).toMatchObject({
+      email: 'owner@demo.test',
+    });
+    expect((await gql(server, LOGOUT, { variables: { token: second.refreshToken } })).body.data?.['logout']).toEqual({
+      success: true,
+    });
     expect(codes((await gql(server, ME, { token: second.accessToken })).body)).toEqual(['UNAUTHENTICATED']);
   });
 

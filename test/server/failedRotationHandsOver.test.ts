@@ -22,13 +22,29 @@ describe('a rotation that fails upstream on one instance while another waits for
       if (String(init?.body).includes('refreshToken')) {
         out();
         await new Promise((resolve) => setTimeout(resolve, 300));
-        return new Response('{"errors":[{"message":"Service Unavailable"}]}', { status: 503, headers: { 'content-type': 'application/json' } });
+        return new Response('{"errors":[{"message":"Service Unavailable"}]}', {
+          status: 503,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       return fetch(input, init);
     };
     const origins = [
-      await serveHandler(cleanups, createTokenHandler({ uri: upstream.url, secret: SECRET, timeout: TIMEOUT, cache, fetch: outage, onError: () => {} })),
-      await serveHandler(cleanups, createTokenHandler({ uri: upstream.url, secret: SECRET, timeout: TIMEOUT, cache, onError: () => {} })),
+      await serveHandler(
+        cleanups,
+        createTokenHandler({
+          uri: upstream.url,
+          secret: SECRET,
+          timeout: TIMEOUT,
+          cache,
+          fetch: outage,
+          onError: () => {},
+        }),
+      ),
+      await serveHandler(
+        cleanups,
+        createTokenHandler({ uri: upstream.url, secret: SECRET, timeout: TIMEOUT, cache, onError: () => {} }),
+      ),
     ];
     const login = await postTo(origins[1]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
     const cookie = login.setCookie[0]!.split(';')[0]!;

@@ -37,7 +37,12 @@ describe('hostile input at the token handler', () => {
         controller.enqueue(new Uint8Array(65_536).fill(120));
       },
     });
-    const chunked = await fetch(`${origin}/auth/login`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit).catch((error: unknown) => error);
+    const chunked = await fetch(`${origin}/auth/login`, {
+      method: 'POST',
+      headers,
+      body: stream,
+      duplex: 'half',
+    } as RequestInit).catch((error: unknown) => error);
     if (chunked instanceof Response) expect(chunked.status).toBe(413);
     // The server stopped taking the body in long before its end.
     expect(sent).toBeLessThan(EIGHT_MB);
@@ -48,7 +53,9 @@ describe('hostile input at the token handler', () => {
     const { upstream, handler: route } = await handler();
     const origin = 'http://127.0.0.1:3000';
     const headers = { 'content-type': 'application/json', 'x-token-handler': '1', origin };
-    const declared = await route(new Request(`${origin}/auth/login`, { method: 'POST', headers, body: 'x'.repeat(EIGHT_MB) }));
+    const declared = await route(
+      new Request(`${origin}/auth/login`, { method: 'POST', headers, body: 'x'.repeat(EIGHT_MB) }),
+    );
     expect(declared.status).toBe(413);
     let pulled = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -58,7 +65,9 @@ describe('hostile input at the token handler', () => {
         if (pulled === 2048) controller.close();
       },
     });
-    const streamed = await route(new Request(`${origin}/auth/login`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit));
+    const streamed = await route(
+      new Request(`${origin}/auth/login`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit),
+    );
     expect(streamed.status).toBe(413);
     expect(pulled).toBeLessThan(20);
     expect(upstream.stats.loginCalls).toBe(0);
@@ -66,12 +75,20 @@ describe('hostile input at the token handler', () => {
 
   it.each([
     ['fields that are not strings', { email: ['admin@demo.test'], password: { toString: 'x' } }, 400],
-    ['prototype keys', JSON.parse('{"__proto__": {"email": "admin@demo.test"}, "constructor": {"prototype": {"password": "x"}}}'), 400],
+    [
+      'prototype keys',
+      JSON.parse('{"__proto__": {"email": "admin@demo.test"}, "constructor": {"prototype": {"password": "x"}}}'),
+      400,
+    ],
   ])('%s get 400 and reach nothing upstream', async (_name, body, status) => {
     const { upstream, handler: route } = await handler();
     const origin = 'http://127.0.0.1:3000';
     const answer = await route(
-      new Request(`${origin}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-token-handler': '1', origin }, body: JSON.stringify(body) }),
+      new Request(`${origin}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-token-handler': '1', origin },
+        body: JSON.stringify(body),
+      }),
     );
     expect(answer.status).toBe(status);
     expect(upstream.stats.loginCalls).toBe(0);
@@ -92,13 +109,19 @@ describe('hostile cookies and arbitrary requests at the token handler', () => {
   ])('a cookie %s gets a clean 401 and spends nothing upstream', async (_name, make) => {
     const { upstream, handler: route } = await handler();
     const login = await route(
-      new Request(`${origin}/auth/login`, { method: 'POST', headers: headers(''), body: JSON.stringify({ email: 'admin@demo.test', password: 'admin-pass' }) }),
+      new Request(`${origin}/auth/login`, {
+        method: 'POST',
+        headers: headers(''),
+        body: JSON.stringify({ email: 'admin@demo.test', password: 'admin-pass' }),
+      }),
     );
     const valid = login.headers.getSetCookie()[0]!.split(';')[0]!.split('=').slice(1).join('=');
     upstream.faults.delayMs = {};
     const before = { ...upstream.stats };
     for (const route_ of ['refresh', 'logout']) {
-      const answer = await route(new Request(`${origin}/auth/${route_}`, { method: 'POST', headers: headers(make(valid)), body: '{}' }));
+      const answer = await route(
+        new Request(`${origin}/auth/${route_}`, { method: 'POST', headers: headers(make(valid)), body: '{}' }),
+      );
       expect(answer.status, route_).toBe(route_ === 'refresh' ? 401 : 200);
       if (route_ === 'refresh') expect((await answer.json()).error.code).toBe('SESSION_INVALID');
     }
@@ -110,15 +133,32 @@ describe('hostile cookies and arbitrary requests at the token handler', () => {
     const { upstream, handler: route } = await handler();
     const request = fc.record({
       method: fc.constantFrom('POST', 'GET', 'PUT', 'OPTIONS', 'DELETE'),
-      path: fc.oneof(fc.constantFrom('/auth/login', '/auth/refresh', '/auth/logout', '/auth/', '/auth/login/x', '/elsewhere'), fc.string().map((s) => `/auth/${encodeURIComponent(s)}`)),
+      path: fc.oneof(
+        fc.constantFrom('/auth/login', '/auth/refresh', '/auth/logout', '/auth/', '/auth/login/x', '/elsewhere'),
+        fc.string().map((s) => `/auth/${encodeURIComponent(s)}`),
+      ),
       origin: fc.option(fc.constantFrom(origin, 'https://evil.example', 'null', ''), { nil: undefined }),
       marker: fc.boolean(),
       contentType: fc.constantFrom('application/json', 'text/plain', 'multipart/form-data', ''),
-      cookie: fc.option(fc.oneof(fc.string(), fc.string().map((s) => `${COOKIE_NAME}=${s}`), fc.constant(`${COOKIE_NAME}=v1.AAAA.BBBB`)), { nil: undefined }),
+      cookie: fc.option(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `${COOKIE_NAME}=${s}`),
+          fc.constant(`${COOKIE_NAME}=v1.AAAA.BBBB`),
+        ),
+        { nil: undefined },
+      ),
       body: fc.oneof(
         fc.string(),
         fc.json(),
-        fc.record({ email: fc.anything(), password: fc.anything(), accessToken: fc.anything(), __proto__: fc.anything() }).map((value) => JSON.stringify(value) ?? ''),
+        fc
+          .record({
+            email: fc.anything(),
+            password: fc.anything(),
+            accessToken: fc.anything(),
+            __proto__: fc.anything(),
+          })
+          .map((value) => JSON.stringify(value) ?? ''),
       ),
     });
     let runs = 0;
@@ -152,6 +192,8 @@ describe('hostile cookies and arbitrary requests at the token handler', () => {
       }),
       { numRuns: 300, seed: 20_261_124 },
     );
-    console.info(`hostile requests: ${runs} run, ${upstream.stats.loginCalls} well-formed logins reached the upstream (refused), no 5xx, no token`);
+    console.info(
+      `hostile requests: ${runs} run, ${upstream.stats.loginCalls} well-formed logins reached the upstream (refused), no 5xx, no token`,
+    );
   });
 });

@@ -8,7 +8,9 @@ import { fatUser } from '../helpers/fatUser';
 const cleanups = useCleanups();
 
 async function rigWith(users: TestUser[], onError = vi.fn()) {
-  const upstream = createTestAuthServer({ users: [{ email: 'admin@demo.test', password: 'admin-pass', role: 'ADMIN' }, ...users] });
+  const upstream = createTestAuthServer({
+    users: [{ email: 'admin@demo.test', password: 'admin-pass', role: 'ADMIN' }, ...users],
+  });
   await upstream.listen(0, '127.0.0.1');
   cleanups.push(() => upstream.close());
   return { rig: await startTokenHandler(cleanups, { upstream, handler: { onError } }), upstream, onError };
@@ -43,7 +45,11 @@ describe('a pair too large for one cookie', () => {
     const slim = await rig.post('login', { email: 'admin@demo.test', password: 'admin-pass' });
     const set = slim.setCookie.map(parseSetCookie);
     expect(set.find(({ name }) => name === COOKIE)?.value).not.toBe('');
-    expect(set.filter(({ name }) => name.startsWith(`${COOKIE}.`)).map(({ name, attributes }) => [name, attributes['max-age']])).toEqual([
+    expect(
+      set
+        .filter(({ name }) => name.startsWith(`${COOKIE}.`))
+        .map(({ name, attributes }) => [name, attributes['max-age']]),
+    ).toEqual([
       [`${COOKIE}.0`, '0'],
       [`${COOKIE}.1`, '0'],
     ]);
@@ -74,7 +80,9 @@ describe('a pair too large for one cookie', () => {
     const login = await rig.post('login', { email: 'huge@demo.test', password: 'fat-pass' });
     expect(login.status).toBe(500);
     expect(login.body.error.code).toBe('SESSION_TOO_LARGE');
-    expect(login.body.error.message).toMatch(/does not fit in the 3 cookies a browser keeps for it \(an access token of \d+ bytes\)/);
+    expect(login.body.error.message).toMatch(
+      /does not fit in the 3 cookies a browser keeps for it \(an access token of \d+ bytes\)/,
+    );
     expect(login.setCookie).toEqual([]);
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: login.body.error.message }));
     // The pair the service issued is not left alive for 30 days.

@@ -9,8 +9,12 @@ import { pageFetch, startTokenHandler, type TokenHandlerRig } from '../helpers/t
 const cleanups = useCleanups();
 const redis = useRedisServer(cleanups);
 
-const login = (rig: TokenHandlerRig, password: string, email = 'admin@demo.test', headers: Record<string, string> = {}) =>
-  rig.post('login', { email, password }, { cookie: null, headers });
+const login = (
+  rig: TokenHandlerRig,
+  password: string,
+  email = 'admin@demo.test',
+  headers: Record<string, string> = {},
+) => rig.post('login', { email, password }, { cookie: null, headers });
 
 describe('loginThrottle', () => {
   it('refuses a login with 429 and Retry-After, sending nothing upstream', async () => {
@@ -19,7 +23,11 @@ describe('loginThrottle', () => {
     const answer = await login(rig, 'admin-pass');
     expect(answer.status).toBe(429);
     expect(answer.headers.get('retry-after')).toBe('43');
-    expect(answer.body.error).toEqual({ code: 'TOO_MANY_ATTEMPTS', message: 'Too many sign-in attempts: try again in 43 s.', retryAfter: 43_000 });
+    expect(answer.body.error).toEqual({
+      code: 'TOO_MANY_ATTEMPTS',
+      message: 'Too many sign-in attempts: try again in 43 s.',
+      retryAfter: 43_000,
+    });
     expect(answer.setCookie).toEqual([]);
     expect(rig.upstream.stats.loginCalls).toBe(0);
     expect(check).toHaveBeenCalledWith(expect.objectContaining({ email: 'admin@demo.test', address: '127.0.0.1' }));
@@ -46,8 +54,12 @@ describe('loginThrottle', () => {
   });
 
   it('reaches the page as a LoginThrottledError that carries the wait, shown as the state error', async () => {
-    const rig = await startTokenHandler(cleanups, { handler: { loginThrottle: { check: () => ({ retryAfter: 5_000 }) } } });
-    const auth = createTokenAuth({ transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch(rig.jar, rig.origin) }) });
+    const rig = await startTokenHandler(cleanups, {
+      handler: { loginThrottle: { check: () => ({ retryAfter: 5_000 }) } },
+    });
+    const auth = createTokenAuth({
+      transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch(rig.jar, rig.origin) }),
+    });
     cleanups.push(() => auth.dispose());
     // The page load's restore: nobody signed in.
     await vi.waitFor(() => expect(auth.getState().status).toBe('unauthenticated'));
@@ -76,8 +88,16 @@ describe('the client address upstream', () => {
   it('is the peer on every upstream call, and a browser’s X-Forwarded-For is ignored without trustProxy', async () => {
     const { rig, forwarded, attempts } = await recording(false);
     const signedIn = await login(rig, 'admin-pass', 'admin@demo.test', { 'x-forwarded-for': '6.6.6.6' });
-    await rig.post('refresh', { accessToken: signedIn.body.accessToken }, { cookie: signedIn.setCookie[0]!.split(';')[0]!, headers: { 'x-forwarded-for': '6.6.6.6' } });
-    await rig.post('logout', {}, { cookie: signedIn.setCookie[0]!.split(';')[0]!, headers: { 'x-forwarded-for': '6.6.6.6' } });
+    await rig.post(
+      'refresh',
+      { accessToken: signedIn.body.accessToken },
+      { cookie: signedIn.setCookie[0]!.split(';')[0]!, headers: { 'x-forwarded-for': '6.6.6.6' } },
+    );
+    await rig.post(
+      'logout',
+      {},
+      { cookie: signedIn.setCookie[0]!.split(';')[0]!, headers: { 'x-forwarded-for': '6.6.6.6' } },
+    );
     expect(forwarded).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
     expect(attempts[0]!.address).toBe('127.0.0.1');
   });
@@ -105,7 +125,9 @@ describe('the README’s limiter recipe: rate-limiter-flexible on a real redis-s
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
     expect(rig.upstream.stats.loginCalls).toBe(5);
     // In the browser, the wait comes with the error.
-    const auth = createTokenAuth({ transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch(rig.jar, rig.origin) }) });
+    const auth = createTokenAuth({
+      transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch(rig.jar, rig.origin) }),
+    });
     cleanups.push(() => auth.dispose());
     const error = await auth.login(' Admin@demo.test', 'admin-pass').catch((failure: unknown) => failure);
     expect(LoginThrottledError.is(error)).toBe(true);
@@ -121,11 +143,16 @@ describe('the README’s limiter recipe: rate-limiter-flexible on a real redis-s
     const throttle = createRedisLoginThrottle(client);
     const [first, second] = [
       await startTokenHandler(cleanups, { handler: { loginThrottle: throttle, trustProxy: true } }),
-      await startTokenHandler(cleanups, { handler: { loginThrottle: createRedisLoginThrottle(redis.client()), trustProxy: true } }),
+      await startTokenHandler(cleanups, {
+        handler: { loginThrottle: createRedisLoginThrottle(redis.client()), trustProxy: true },
+      }),
     ];
     const from = { 'x-forwarded-for': '198.51.100.9' };
-    for (let i = 0; i < 20; i++) expect((await login(i % 2 ? first : second, 'wrong', `user${i}@demo.test`, from)).status).toBe(401);
+    for (let i = 0; i < 20; i++)
+      expect((await login(i % 2 ? first : second, 'wrong', `user${i}@demo.test`, from)).status).toBe(401);
     expect((await login(first, 'admin-pass', 'admin@demo.test', from)).status).toBe(429);
-    expect((await login(second, 'admin-pass', 'admin@demo.test', { 'x-forwarded-for': '198.51.100.10' })).status).toBe(200);
+    expect((await login(second, 'admin-pass', 'admin@demo.test', { 'x-forwarded-for': '198.51.100.10' })).status).toBe(
+      200,
+    );
   });
 });

@@ -14,7 +14,8 @@ import { pageFetch, SECRET, serveHandler, startTokenHandler, type TokenHandlerRi
 const cleanups = useCleanups();
 const OWNER = { email: 'owner@demo.test', password: 'owner-pass' };
 const APP = 'http://app.test';
-const UNAVAILABLE = '{"errors":[{"message":"Service Unavailable (soak fault)","extensions":{"code":"SERVICE_UNAVAILABLE"}}]}';
+const UNAVAILABLE =
+  '{"errors":[{"message":"Service Unavailable (soak fault)","extensions":{"code":"SERVICE_UNAVAILABLE"}}]}';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -41,14 +42,19 @@ async function twoInstances() {
  */
 async function expectRenewedUpstream(rig: TokenHandlerRig, tabs: TokenAuth[]): Promise<void> {
   const ended: unknown[] = [];
-  for (const tab of tabs) cleanups.push(tab.subscribe(() => void (tab.getState().status === 'unauthenticated' && ended.push(tab.getState().ended))));
+  for (const tab of tabs)
+    cleanups.push(
+      tab.subscribe(() => void (tab.getState().status === 'unauthenticated' && ended.push(tab.getState().ended))),
+    );
   const loggedIn = rig.upstream.stats.refreshSuccesses;
-  await vi.waitFor(() => expect(ended.length || rig.upstream.stats.refreshSuccesses > loggedIn).toBeTruthy(), { timeout: 12_000, interval: 50 });
+  await vi.waitFor(() => expect(ended.length || rig.upstream.stats.refreshSuccesses > loggedIn).toBeTruthy(), {
+    timeout: 12_000,
+    interval: 50,
+  });
   await sleep(200);
   expect(ended).toEqual([]);
   expect(rig.upstream.stats.refreshSuccesses).toBeGreaterThan(loggedIn);
 }
-
 
 /** A tab of one browser, its requests to the handler sent to `instance`; the tabs share the cookie jar and the channel. */
 function openTab(rig: TokenHandlerRig, instance: string): TokenAuth {
@@ -65,7 +71,7 @@ function openTab(rig: TokenHandlerRig, instance: string): TokenAuth {
 
 const statuses = (tabs: TokenAuth[]) => tabs.map((tab) => tab.getState().status);
 
-describe('a refresh that waited for another instance\'s rotation, the upstream answering 503, then a sign-out and sign-in', () => {
+describe("a refresh that waited for another instance's rotation, the upstream answering 503, then a sign-out and sign-in", () => {
   it('the new session is renewed upstream at its proactive refresh, and every tab stays signed in', async () => {
     const { rig, outage, instances } = await twoInstances();
     const [a, b] = instances as [string, string];
@@ -105,7 +111,7 @@ describe('a refresh that waited for another instance\'s rotation, the upstream a
   }, 40_000);
 });
 
-describe('a sign-out while the tab\'s refresh is on the wire, and a sign-in at once', () => {
+describe("a sign-out while the tab's refresh is on the wire, and a sign-in at once", () => {
   it('the logout, sent once the refresh settles, does not sign the new session out', async () => {
     const rig = await startTokenHandler(cleanups, { upstream: { accessTokenTtl: 6 }, handler: { origin: APP } });
     const tabs = [openTab(rig, rig.origin), openTab(rig, rig.origin)];

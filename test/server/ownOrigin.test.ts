@@ -11,28 +11,51 @@ const ADMIN = JSON.stringify({ email: 'admin@demo.test', password: 'admin-pass' 
 async function handlerFor(options: Partial<TokenHandlerOptions> = {}) {
   const upstream = await startDemoServer(cleanups);
   const onError = vi.fn();
-  const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cookie: { secure: false }, onError, ...options });
+  const handler = createTokenHandler({
+    uri: upstream.url,
+    secret: SECRET,
+    cookie: { secure: false },
+    onError,
+    ...options,
+  });
   const login = (url: string, headers: Record<string, string>) =>
-    handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-token-handler': '1', ...headers }, body: ADMIN }));
+    handler(
+      new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-token-handler': '1', ...headers },
+        body: ADMIN,
+      }),
+    );
   return { upstream, handler, login, onError };
 }
 
 describe('the token handler knows its own origin behind real hosts', () => {
   it('a page opened at 127.0.0.1 whose framework gives the route a localhost URL (next start): signed in, with no option', async () => {
     const { login } = await handlerFor();
-    const answer = await login('http://localhost:3000/auth/login', { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' });
+    const answer = await login('http://localhost:3000/auth/login', {
+      host: '127.0.0.1:3000',
+      origin: 'http://127.0.0.1:3000',
+    });
     expect(answer.status).toBe(200);
     expect((await answer.json()).accessToken).toEqual(expect.any(String));
   });
 
-  it.each(['http://localhost:5173', 'http://127.0.0.1:5173'])('a page at %s served by the same host: signed in', async (origin) => {
-    const { login } = await handlerFor();
-    const answer = await login(`${origin}/auth/login`, { host: new URL(origin).host, origin });
-    expect(answer.status).toBe(200);
-  });
+  it.each(['http://localhost:5173', 'http://127.0.0.1:5173'])(
+    'a page at %s served by the same host: signed in',
+    async (origin) => {
+      const { login } = await handlerFor();
+      const answer = await login(`${origin}/auth/login`, { host: new URL(origin).host, origin });
+      expect(answer.status).toBe(200);
+    },
+  );
 
   it('behind a proxy that rewrites the host: refused without trustProxy, naming the origin it saw, the one it expected and the options; signed in with it', async () => {
-    const proxied = { host: '10.0.0.7:8080', 'x-forwarded-host': 'app.example.com', 'x-forwarded-proto': 'https', origin: 'https://app.example.com' };
+    const proxied = {
+      host: '10.0.0.7:8080',
+      'x-forwarded-host': 'app.example.com',
+      'x-forwarded-proto': 'https',
+      origin: 'https://app.example.com',
+    };
     const untrusting = await handlerFor();
     const refused = await untrusting.login('http://10.0.0.7:8080/auth/login', proxied);
     expect(refused.status).toBe(403);
@@ -53,24 +76,49 @@ describe('the token handler knows its own origin behind real hosts', () => {
 
   it('an explicit origin is the only own one: the request host does not count then', async () => {
     const { login } = await handlerFor({ origin: 'https://app.example.com' });
-    expect((await login('http://10.0.0.7:8080/auth/login', { host: '10.0.0.7:8080', origin: 'https://app.example.com' })).status).toBe(200);
-    expect((await login('http://localhost:3000/auth/login', { host: 'localhost:3000', origin: 'http://localhost:3000' })).status).toBe(403);
+    expect(
+      (await login('http://10.0.0.7:8080/auth/login', { host: '10.0.0.7:8080', origin: 'https://app.example.com' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await login('http://localhost:3000/auth/login', { host: 'localhost:3000', origin: 'http://localhost:3000' }))
+        .status,
+    ).toBe(403);
   });
 
   it('a foreign page is refused whatever Host it reaches the handler with, and its X-Forwarded-* count only with trustProxy', async () => {
     const { login } = await handlerFor();
-    expect((await login('http://localhost:3000/auth/login', { host: 'localhost:3000', origin: 'https://evil.example' })).status).toBe(403);
-    const forged = { host: 'localhost:3000', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', origin: 'https://evil.example' };
+    expect(
+      (await login('http://localhost:3000/auth/login', { host: 'localhost:3000', origin: 'https://evil.example' }))
+        .status,
+    ).toBe(403);
+    const forged = {
+      host: 'localhost:3000',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+      origin: 'https://evil.example',
+    };
     expect((await login('http://localhost:3000/auth/login', forged)).status).toBe(403);
   });
 
   it('getOwnOrigins: the URL, the Host header and, trusted, the first X-Forwarded-Host and -Proto', () => {
     const request = new Request('http://localhost:3000/auth/refresh', {
-      headers: { host: '127.0.0.1:3000', 'x-forwarded-host': 'app.example.com, proxy.internal', 'x-forwarded-proto': 'https,http' },
+      headers: {
+        host: '127.0.0.1:3000',
+        'x-forwarded-host': 'app.example.com, proxy.internal',
+        'x-forwarded-proto': 'https,http',
+      },
     });
     const url = new URL(request.url);
     expect(getOwnOrigins(request, url, {})).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000']);
-    expect(getOwnOrigins(request, url, { trustProxy: true })).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000', 'https://app.example.com']);
-    expect(getOwnOrigins(request, url, { origin: ['https://a.example', 'https://b.example'] })).toEqual(['https://a.example', 'https://b.example']);
+    expect(getOwnOrigins(request, url, { trustProxy: true })).toEqual([
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'https://app.example.com',
+    ]);
+    expect(getOwnOrigins(request, url, { origin: ['https://a.example', 'https://b.example'] })).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
   });
 });

@@ -20,14 +20,23 @@ async function twoInstances(port: number, upstreamDelay: number) {
     const redis = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, retryStrategy: () => 50 });
     redis.on('error', () => {});
     cleanups.push(() => redis.disconnect());
-    const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, timeout: TIMEOUT, cache: createRedisRotationCache(redis, 'mid:', 200), onError: () => {} });
+    const handler = createTokenHandler({
+      uri: upstream.url,
+      secret: SECRET,
+      timeout: TIMEOUT,
+      cache: createRedisRotationCache(redis, 'mid:', 200),
+      onError: () => {},
+    });
     origins.push(await serveHandler(cleanups, handler));
   }
   const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
   const cookie = login.setCookie[0]!.split(';')[0]!;
   const { accessToken } = login.body as { accessToken: string };
   // Every tab and render of one browser, over both instances, presenting the token being renewed.
-  const storm = (count = 10) => Promise.all(Array.from({ length: count }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })));
+  const storm = (count = 10) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })),
+    );
   return { upstream, origins, cookie, accessToken, storm };
 }
 
@@ -43,7 +52,11 @@ describe('Redis failing in the middle of a rotation shared by two instances', ()
     const killedAt = Date.now();
     const during = await storm();
     expect(Date.now() - killedAt).toBeLessThan(TIMEOUT + 1000);
-    expect(during.every((answer) => answer.status === 503 || (answer.status === 200 && answer.body.accessToken !== accessToken))).toBe(true);
+    expect(
+      during.every(
+        (answer) => answer.status === 503 || (answer.status === 200 && answer.body.accessToken !== accessToken),
+      ),
+    ).toBe(true);
     const renewed = await rotating;
     expect(renewed.status).toBe(200);
 

@@ -57,7 +57,11 @@ describe('token handlers sharing Redis', () => {
     const upstream = await startDemoServer(cleanups);
     const origins: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client()) });
+      const handler = createTokenHandler({
+        uri: upstream.url,
+        secret: SECRET,
+        cache: createRedisRotationCache(client()),
+      });
       origins.push(await serveHandler(cleanups, handler));
     }
     const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
@@ -80,7 +84,12 @@ describe('token handlers sharing Redis', () => {
     expect(new Set(held)).toEqual(new Set([newest]));
 
     // The renewed pair works on either instance, and the upstream accepts its access token.
-    const next = await postTo(origins[1]!, '/auth/refresh', { accessToken: [...tokens][0] }, { cookie: answers[0]!.setCookie[0]!.split(';')[0]! });
+    const next = await postTo(
+      origins[1]!,
+      '/auth/refresh',
+      { accessToken: [...tokens][0] },
+      { cookie: answers[0]!.setCookie[0]!.split(';')[0]! },
+    );
     expect(next.status).toBe(200);
     expect(upstream.stats.refreshCalls).toBe(2);
     expect(upstream.stats.reuseDetections).toBe(0);
@@ -88,11 +97,20 @@ describe('token handlers sharing Redis', () => {
 
   it('answers 503 UPSTREAM_UNAVAILABLE and spends nothing upstream when Redis cannot be reached', async () => {
     const closed = await freePort();
-    const redis = new Redis({ host: '127.0.0.1', port: closed, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const redis = new Redis({
+      host: '127.0.0.1',
+      port: closed,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => {});
     cleanups.push(() => redis.disconnect());
     const errors: Error[] = [];
-    const rig = await startTokenHandler(cleanups, { handler: { cache: createRedisRotationCache(redis), onError: (error) => void errors.push(error) } });
+    const rig = await startTokenHandler(cleanups, {
+      handler: { cache: createRedisRotationCache(redis), onError: (error) => void errors.push(error) },
+    });
     const login = await rig.post('login', { email: 'admin@demo.test', password: 'admin-pass' });
     expect(login.status).toBe(200);
 
@@ -114,7 +132,12 @@ describe('token handlers sharing Redis', () => {
     const origins: string[] = [];
     for (let i = 0; i < 2; i++) {
       // A default ioredis client: while Redis is paused it would wait for an answer without end.
-      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client(), 'pause:', 200), onError: () => {} });
+      const handler = createTokenHandler({
+        uri: upstream.url,
+        secret: SECRET,
+        cache: createRedisRotationCache(client(), 'pause:', 200),
+        onError: () => {},
+      });
       origins.push(await serveHandler(cleanups, handler));
     }
     const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
@@ -149,13 +172,21 @@ describe('token handlers sharing Redis', () => {
     upstream.faults.delayMs.refreshToken = 150;
     const origins: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(client({ port: own }), 'kill:', 200), onError: () => {} });
+      const handler = createTokenHandler({
+        uri: upstream.url,
+        secret: SECRET,
+        cache: createRedisRotationCache(client({ port: own }), 'kill:', 200),
+        onError: () => {},
+      });
       origins.push(await serveHandler(cleanups, handler));
     }
     const login = await postTo(origins[0]!, '/auth/login', { email: 'admin@demo.test', password: 'admin-pass' });
     const cookie = login.setCookie[0]!.split(';')[0]!;
     const { accessToken } = login.body;
-    const storm = () => Promise.all(Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })));
+    const storm = () =>
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) => postTo(origins[i % 2]!, '/auth/refresh', { accessToken }, { cookie })),
+      );
 
     // Killed (no persistence) with the storm about to start. A kill while a rotation is upstream loses its claim
     // and outcome with Redis, so a request still holding the old cookie after the restart may spend it again: the

@@ -82,7 +82,10 @@ describe('a /refresh that names a token the API refused', () => {
     // Tab 2's operation carried a1: it is the newest pair, so the handler rotates. Tab 1's carried a0, older.
     const tab2 = rig.post('refresh', { accessToken: a1 }, { cookie });
     await until(() => rig.upstream.stats.refreshCalls === 2);
-    const [tab1, pageLoad] = await Promise.all([rig.post('refresh', { accessToken: a0 }, { cookie }), rig.post('refresh', {}, { cookie })]);
+    const [tab1, pageLoad] = await Promise.all([
+      rig.post('refresh', { accessToken: a0 }, { cookie }),
+      rig.post('refresh', {}, { cookie }),
+    ]);
     const a2 = (await tab2).body.accessToken;
 
     expect(a2).not.toBe(a1);
@@ -108,7 +111,9 @@ describe('a /refresh that names a token the API refused', () => {
 
     // Claiming the newest one rotates, once however many claim it at the same time.
     const cookie = rig.jar.header()!;
-    const claims = await Promise.all(Array.from({ length: 20 }, () => rig.post('refresh', { accessToken: a1 }, { cookie })));
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, () => rig.post('refresh', { accessToken: a1 }, { cookie })),
+    );
     expect(new Set(claims.map((claim) => claim.body.accessToken)).size).toBe(1);
     expect(claims[0]!.body.accessToken).not.toBe(a1);
     expect(rig.upstream.stats.refreshCalls).toBe(2);
@@ -119,7 +124,11 @@ describe('a /refresh that names a token the API refused', () => {
     const upstream = await startDemoServer(cleanups);
     const origins: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const handler = createTokenHandler({ uri: upstream.url, secret: SECRET, cache: createRedisRotationCache(redis.client()) });
+      const handler = createTokenHandler({
+        uri: upstream.url,
+        secret: SECRET,
+        cache: createRedisRotationCache(redis.client()),
+      });
       origins.push(await serveHandler(cleanups, handler));
     }
     const [one, two] = origins as [string, string];
@@ -146,7 +155,8 @@ describe('a /refresh that names a token the API refused', () => {
     expect(upstream.stats.refreshCalls).toBe(2);
     expect(upstream.stats.reuseDetections).toBe(0);
     // Later, with the stale cookie, still the newest, from either instance.
-    for (const origin of origins) expect((await postTo(origin, '/auth/refresh', { accessToken: a0 }, { cookie })).body.accessToken).toBe(a2);
+    for (const origin of origins)
+      expect((await postTo(origin, '/auth/refresh', { accessToken: a0 }, { cookie })).body.accessToken).toBe(a2);
     expect(upstream.stats.refreshCalls).toBe(2);
   });
 });
@@ -163,12 +173,16 @@ function openTab(rig: TokenHandlerRig) {
   return { auth, client: clientFor(auth.link, rig.upstream.url) };
 }
 
-const settled = (auth: TokenAuth) => vi.waitFor(() => expect(auth.getState().status).toBe('authenticated'), { timeout: 3000, interval: 5 });
+const settled = (auth: TokenAuth) =>
+  vi.waitFor(() => expect(auth.getState().status).toBe('authenticated'), { timeout: 3000, interval: 5 });
 
 /** Sends `count` operations at once from `tab`: how many succeeded. */
 async function burst(tab: ReturnType<typeof openTab>, count = 20): Promise<number> {
   const results = await Promise.allSettled(Array.from({ length: count }, (_, n) => ping(tab.client, n)));
-  return results.filter((result) => result.status === 'fulfilled' && (result.value.data as { ping?: unknown } | undefined)?.ping !== undefined).length;
+  return results.filter(
+    (result) =>
+      result.status === 'fulfilled' && (result.value.data as { ping?: unknown } | undefined)?.ping !== undefined,
+  ).length;
 }
 
 describe('two tabs of one browser, the API killing every access token early', () => {
@@ -183,7 +197,10 @@ describe('two tabs of one browser, the API killing every access token early', ()
     for (let round = 0; round < 3; round++) {
       // A kill, then a burst in one tab; another kill, then a burst in the other, which did not take part in the
       // last rotation.
-      for (const [name, tab] of [['first', first], ['second', second]] as const) {
+      for (const [name, tab] of [
+        ['first', first],
+        ['second', second],
+      ] as const) {
         const before = rig.upstream.stats.refreshCalls;
         rig.upstream.expireAllAccessTokens();
         const succeeded = await burst(tab);
@@ -191,7 +208,9 @@ describe('two tabs of one browser, the API killing every access token early', ()
       }
     }
 
-    expect(rounds).toEqual(Array.from({ length: 6 }, (_, i) => ({ tab: i % 2 ? 'second' : 'first', succeeded: 20, rotations: 1 })));
+    expect(rounds).toEqual(
+      Array.from({ length: 6 }, (_, i) => ({ tab: i % 2 ? 'second' : 'first', succeeded: 20, rotations: 1 })),
+    );
     expect(rig.upstream.stats.reuseDetections).toBe(0);
     expect(await first.auth.getAccessToken()).toBe(await second.auth.getAccessToken());
   });
@@ -201,7 +220,12 @@ describe('the tabs of a token-handler page', () => {
   /** A tab's store, opened as its session opens it: what it is told to adopt. */
   function tabStore(name: string) {
     const adopted: Array<TokenPair | null> = [];
-    const host: StoreHost = { clock: systemClock, timeout: 1000, report: () => {}, adopt: (pair) => void adopted.push(pair) };
+    const host: StoreHost = {
+      clock: systemClock,
+      timeout: 1000,
+      report: () => {},
+      adopt: (pair) => void adopted.push(pair),
+    };
     const seam = openStore(openTokenHandlerStore(name), host);
     cleanups.push(() => seam.close());
     return { seam, adopted };
@@ -212,20 +236,40 @@ describe('the tabs of a token-handler page', () => {
     const name = `rotations-${Math.random()}`;
     const [rotating, holding, loading] = [tabStore(name), tabStore(name), tabStore(name)];
     // Two tabs restored the session; the third has not yet.
-    await rotating.seam.rotate(pair('cookie'), async () => pair('a1'), () => true);
-    await holding.seam.rotate(pair('cookie'), async () => pair('a1'), () => true);
+    await rotating.seam.rotate(
+      pair('cookie'),
+      async () => pair('a1'),
+      () => true,
+    );
+    await holding.seam.rotate(
+      pair('cookie'),
+      async () => pair('a1'),
+      () => true,
+    );
     const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
     await settle();
     for (const tab of [rotating, holding, loading]) tab.adopted.length = 0;
 
-    await rotating.seam.rotate(pair('a1'), async () => pair('a2'), () => true);
+    await rotating.seam.rotate(
+      pair('a1'),
+      async () => pair('a2'),
+      () => true,
+    );
     await vi.waitFor(() => expect(holding.adopted).toEqual([pair('a2')]));
     // A rotation no longer wanted (its tab followed a newer pair meanwhile) tells nobody.
-    await rotating.seam.rotate(pair('a2'), async () => pair('a3'), () => false);
+    await rotating.seam.rotate(
+      pair('a2'),
+      async () => pair('a3'),
+      () => false,
+    );
     // A logout in one tab, and a rotation that another tab finishes before it hears of it: the tab that logged
     // out does not sign in again with that rotation's token, nor does a tab that never held the session.
     await holding.seam.save(null);
-    await rotating.seam.rotate(pair('a2'), async () => pair('a4'), () => true);
+    await rotating.seam.rotate(
+      pair('a2'),
+      async () => pair('a4'),
+      () => true,
+    );
     await settle();
 
     expect(holding.adopted).toEqual([pair('a2')]);
@@ -236,12 +280,24 @@ describe('the tabs of a token-handler page', () => {
   it("tell when a rotation's answer came, for the others to time its token as it does, and still follow a tab of an earlier version", async () => {
     const name = `rotations-${Math.random()}`;
     const [rotating, holding] = [tabStore(name), tabStore(name)];
-    await rotating.seam.rotate(pair('cookie'), async () => pair('a1'), () => true);
-    await holding.seam.rotate(pair('cookie'), async () => pair('a1'), () => true);
+    await rotating.seam.rotate(
+      pair('cookie'),
+      async () => pair('a1'),
+      () => true,
+    );
+    await holding.seam.rotate(
+      pair('cookie'),
+      async () => pair('a1'),
+      () => true,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     holding.adopted.length = 0;
 
-    await rotating.seam.rotate(pair('a1'), async () => ({ ...pair('a2'), receivedAt: 1_234 }), () => true);
+    await rotating.seam.rotate(
+      pair('a1'),
+      async () => ({ ...pair('a2'), receivedAt: 1_234 }),
+      () => true,
+    );
     await vi.waitFor(() => expect(holding.adopted).toStrictEqual([{ ...pair('a2'), receivedAt: 1_234 }]));
     // A tab of an earlier version tells the token alone, on the channel without the time.
     const earlier = new BroadcastChannel(`${name} rotations`);

@@ -13,17 +13,26 @@ async function call(handler: ReturnType<typeof createTokenHandler>, route: strin
   const response = await handler(
     new Request(`${ORIGIN}/auth/${route}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-token-handler': '1', origin: ORIGIN, ...(cookie && { cookie: `${COOKIE}=${cookie}` }) },
+      headers: {
+        'content-type': 'application/json',
+        'x-token-handler': '1',
+        origin: ORIGIN,
+        ...(cookie && { cookie: `${COOKIE}=${cookie}` }),
+      },
       body: JSON.stringify(body),
     }),
   );
-  const set = response.headers.getSetCookie().map(parseSetCookie).find((each) => each.name === COOKIE);
+  const set = response.headers
+    .getSetCookie()
+    .map(parseSetCookie)
+    .find((each) => each.name === COOKIE);
   return { status: response.status, body: await response.json(), cookie: set?.value || undefined };
 }
 
 async function handlers() {
   const upstream = await startDemoServer(cleanups);
-  const make = (secret: TokenHandlerOptions['secret']) => createTokenHandler({ uri: upstream.url, secret, cookie: { secure: false, name: COOKIE } });
+  const make = (secret: TokenHandlerOptions['secret']) =>
+    createTokenHandler({ uri: upstream.url, secret, cookie: { secure: false, name: COOKIE } });
   return { upstream, make };
 }
 
@@ -58,11 +67,17 @@ describe('secret rotation: the first secret seals, every one opens', () => {
 
   it.each([
     ['an empty list', [], /list is empty/],
-    ['a short secret in a list', [NEW, 'short'], /`secret` number 2 must be a string or Uint8Array of at least 32 bytes/],
+    [
+      'a short secret in a list',
+      [NEW, 'short'],
+      /`secret` number 2 must be a string or Uint8Array of at least 32 bytes/,
+    ],
     ['a number', [NEW, 42], /`secret` number 2/],
     ['a short secret', 'short', /`secret` must be a string or Uint8Array of at least 32 bytes/],
   ])('throws at once, synchronously, for %s', (_name, secret, message) => {
-    expect(() => createTokenHandler({ uri: 'http://127.0.0.1:1/graphql', secret: secret as TokenHandlerOptions['secret'] })).toThrow(message);
+    expect(() =>
+      createTokenHandler({ uri: 'http://127.0.0.1:1/graphql', secret: secret as TokenHandlerOptions['secret'] }),
+    ).toThrow(message);
   });
 });
 
@@ -85,9 +100,18 @@ describe('secret rotation across instances, one instance at a time (as the soak 
   it('in two steps ([old, new] everywhere, then [new, old]), every request is answered: no session is signed out', async () => {
     const statuses = await alternating([
       [[OLD, NEW], OLD],
-      [[OLD, NEW], [OLD, NEW]],
-      [[NEW, OLD], [OLD, NEW]],
-      [[NEW, OLD], [NEW, OLD]],
+      [
+        [OLD, NEW],
+        [OLD, NEW],
+      ],
+      [
+        [NEW, OLD],
+        [OLD, NEW],
+      ],
+      [
+        [NEW, OLD],
+        [NEW, OLD],
+      ],
     ]);
     expect(statuses).toEqual(Array(12).fill(200));
   });

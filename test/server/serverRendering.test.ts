@@ -16,7 +16,11 @@ describe('asSignedOut', () => {
   it('turns an answer that says "not signed in" into null', () => {
     expect(asSignedOut(graphQLError('UNAUTHENTICATED'))).toBeNull();
     expect(asSignedOut(graphQLError('TOKEN_EXPIRED'))).toBeNull();
-    const unauthorized = new ServerError('401', { response: new Response('', { status: 401 }), bodyText: '{}', result: {} } as never);
+    const unauthorized = new ServerError('401', {
+      response: new Response('', { status: 401 }),
+      bodyText: '{}',
+      result: {},
+    } as never);
     expect(asSignedOut(unauthorized)).toBeNull();
   });
 
@@ -34,7 +38,12 @@ describe('getServerState', () => {
     const state = getServerState(token);
     expect(state).toEqual({
       status: 'authenticated',
-      user: { id: 'u_1', email: 'a@b.test', role: 'ADMIN', claims: { sub: 'u_1', email: 'a@b.test', role: 'ADMIN', iat: 1, exp: 901 } },
+      user: {
+        id: 'u_1',
+        email: 'a@b.test',
+        role: 'ADMIN',
+        claims: { sub: 'u_1', email: 'a@b.test', role: 'ADMIN', iat: 1, exp: 901 },
+      },
     });
     expect(JSON.parse(JSON.stringify(state))).toEqual(state);
     expect(getServerState(makeJwt({ sub: 7, perms: { role: 'OWNER' } }), 'perms').user?.role).toBeUndefined();
@@ -58,14 +67,18 @@ describe('a handler built without its secret or URL (next build loads route modu
       expect(answer.status).toBe(500);
       const { error } = await answer.json();
       expect(error.code).toBe('MISCONFIGURED');
-      expect(error.message).toMatch(/no `uri` and no `secret`: set the upstream GraphQL URL and a secret of at least 32 bytes/);
+      expect(error.message).toMatch(
+        /no `uri` and no `secret`: set the upstream GraphQL URL and a secret of at least 32 bytes/,
+      );
     }
     await expect(handler.getServerSession({ headers: new Headers() })).rejects.toThrow(/no `uri` and no `secret`/);
     expect(onError).toHaveBeenCalledTimes(1);
   });
 
   it('still throws at once for a secret of the wrong shape', () => {
-    expect(() => createTokenHandler({ uri: 'http://127.0.0.1:1/graphql', secret: 'short' })).toThrow(/at least 32 bytes/);
+    expect(() => createTokenHandler({ uri: 'http://127.0.0.1:1/graphql', secret: 'short' })).toThrow(
+      /at least 32 bytes/,
+    );
   });
 });
 
@@ -74,7 +87,8 @@ describe('handlers of one process share their rotations and logouts, whichever c
   async function twoCopies() {
     const rig = await startTokenHandler(cleanups);
     vi.resetModules();
-    const copy = (await import('../../src/server/createTokenHandler')) as typeof import('../../src/server/createTokenHandler');
+    const copy =
+      (await import('../../src/server/createTokenHandler')) as typeof import('../../src/server/createTokenHandler');
     expect(copy.createTokenHandler).not.toBe(createTokenHandler);
     const login = await rig.post('login', { email: 'admin@demo.test', password: 'admin-pass' });
     expect(login.status).toBe(200);
@@ -86,11 +100,12 @@ describe('handlers of one process share their rotations and logouts, whichever c
     const other = copy.createTokenHandler({ uri: rig.upstream.url, secret: SECRET });
     rig.upstream.resetStats();
     // Each tab presents the token it holds: it wants a new one.
-    const refresh = () => new Request(`${rig.origin}/auth/refresh`, {
-      method: 'POST',
-      headers: { cookie, origin: rig.origin, 'x-token-handler': '1' },
-      body: JSON.stringify({ accessToken }),
-    });
+    const refresh = () =>
+      new Request(`${rig.origin}/auth/refresh`, {
+        method: 'POST',
+        headers: { cookie, origin: rig.origin, 'x-token-handler': '1' },
+        body: JSON.stringify({ accessToken }),
+      });
     const [first, second] = await Promise.all([rig.handler(refresh()), other(refresh())]);
     expect([first.status, second.status]).toEqual([200, 200]);
     const [a, b] = [await first.json(), await second.json()];
@@ -113,7 +128,11 @@ describe('handlers of one process share their rotations and logouts, whichever c
     };
     const routes = copy.createTokenHandler({ uri: rig.upstream.url, secret: SECRET, fetch: slowLogout });
     const logout = routes(
-      new Request(`${rig.origin}/auth/logout`, { method: 'POST', headers: { cookie, origin: rig.origin, 'x-token-handler': '1' }, body: '{}' }),
+      new Request(`${rig.origin}/auth/logout`, {
+        method: 'POST',
+        headers: { cookie, origin: rig.origin, 'x-token-handler': '1' },
+        body: '{}',
+      }),
     );
     await logoutSent;
     const racing = await rig.handler.getServerSession({ headers: new Headers({ cookie }) });

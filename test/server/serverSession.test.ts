@@ -34,11 +34,17 @@ function Me() {
 }
 
 /** One server render of one request: its session, a per-request client, the query, then the HTML. */
-async function render(rig: TokenHandlerRig, cookie: string | undefined): Promise<{ session: ServerSession; html: string; error?: string }> {
+async function render(
+  rig: TokenHandlerRig,
+  cookie: string | undefined,
+): Promise<{ session: ServerSession; html: string; error?: string }> {
   const session = await rig.handler.getServerSession({ headers: new Headers(cookie ? { cookie } : {}) });
   const client = new ApolloClient({
     ssrMode: true,
-    link: new HttpLink({ uri: rig.upstream.url, headers: session.accessToken ? { authorization: `Bearer ${session.accessToken}` } : {} }),
+    link: new HttpLink({
+      uri: rig.upstream.url,
+      headers: session.accessToken ? { authorization: `Bearer ${session.accessToken}` } : {},
+    }),
     cache: new InMemoryCache(),
   });
   let error: string | undefined;
@@ -48,7 +54,9 @@ async function render(rig: TokenHandlerRig, cookie: string | undefined): Promise
     // The page renders signed out.
     error = (failure as Error).message;
   }
-  const html = renderToString(createElement(StrictMode, null, createElement(ApolloProvider, { client, children: createElement(Me) })));
+  const html = renderToString(
+    createElement(StrictMode, null, createElement(ApolloProvider, { client, children: createElement(Me) })),
+  );
   client.stop();
   return { session, html, error };
 }
@@ -59,7 +67,14 @@ describe('getServerSession', () => {
     const memory = createMemoryRotationCache();
     let writing!: () => void;
     const keeping = new Promise<void>((resolve) => (writing = resolve));
-    const cache = { ...memory, put: async (...args: Parameters<typeof memory.put>) => (writing(), await new Promise((r) => setTimeout(r, 200)), memory.put(...args)) };
+    const cache = {
+      ...memory,
+      put: async (...args: Parameters<typeof memory.put>) => (
+        writing(),
+        await new Promise((r) => setTimeout(r, 200)),
+        memory.put(...args)
+      ),
+    };
     const rig = await startTokenHandler(cleanups, { handler: { cache } });
     const login = await rig.post('login', { email: 'admin@demo.test', password: 'admin-pass' });
     const cookie = rig.jar.header()!;
@@ -93,7 +108,9 @@ describe('getServerSession', () => {
     const tokens = new Set(pages.map(({ session }) => session.accessToken));
     expect(tokens.size).toBe(1);
     expect(tokens.has(accessToken)).toBe(false);
-    expect(pages.every(({ session }) => session.user?.email === 'admin@demo.test' && session.error === undefined)).toBe(true);
+    expect(pages.every(({ session }) => session.user?.email === 'admin@demo.test' && session.error === undefined)).toBe(
+      true,
+    );
 
     const newest = rig.upstream.stats.refreshTokensIssued.at(-1);
     const cookies = await Promise.all(

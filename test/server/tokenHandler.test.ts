@@ -25,7 +25,9 @@ function createClock() {
   return clock;
 }
 
-async function signedIn(options?: Parameters<typeof startTokenHandler>[1]): Promise<TokenHandlerRig & { accessToken: string }> {
+async function signedIn(
+  options?: Parameters<typeof startTokenHandler>[1],
+): Promise<TokenHandlerRig & { accessToken: string }> {
   const rig = await startTokenHandler(cleanups, options);
   const login = await rig.post('login', ADMIN);
   expect(login.status).toBe(200);
@@ -56,7 +58,11 @@ describe('login', () => {
 
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    expect(answer.body).toEqual({ accessToken: expect.any(String), user: { id: 'u_admin', email: 'admin@demo.test', role: 'ADMIN' }, age: 0 });
+    expect(answer.body).toEqual({
+      accessToken: expect.any(String),
+      user: { id: 'u_admin', email: 'admin@demo.test', role: 'ADMIN' },
+      age: 0,
+    });
     const [issued] = rig.upstream.stats.refreshTokensIssued;
     expect(answer.text).not.toContain(issued);
     expect(Object.keys(answer.body)).not.toContain('refreshToken');
@@ -83,7 +89,11 @@ describe('login', () => {
 
   it('answers 400 BAD_REQUEST to a body that is not JSON or lacks the credentials, without calling the upstream', async () => {
     const rig = await startTokenHandler(cleanups);
-    const notJson = await fetch(`${rig.origin}/auth/login`, { method: 'POST', headers: { origin: rig.origin, 'x-token-handler': '1' }, body: '{nope' });
+    const notJson = await fetch(`${rig.origin}/auth/login`, {
+      method: 'POST',
+      headers: { origin: rig.origin, 'x-token-handler': '1' },
+      body: '{nope',
+    });
     expect(notJson.status).toBe(400);
     expect((await rig.post('login', [ADMIN])).status).toBe(400);
     expect((await rig.post('login', { email: ADMIN.email })).body.error.code).toBe('BAD_REQUEST');
@@ -113,23 +123,26 @@ describe('CSRF and routing', () => {
     ['without an Origin header', { origin: null }],
   ];
 
-  it.each(['login', 'refresh', 'logout'])('refuses forged %s requests with 403 FORBIDDEN and spends nothing', async (route) => {
-    const rig = await signedIn();
-    const before = spent(rig);
-    const body = route === 'login' ? ADMIN : { accessToken: rig.accessToken };
+  it.each(['login', 'refresh', 'logout'])(
+    'refuses forged %s requests with 403 FORBIDDEN and spends nothing',
+    async (route) => {
+      const rig = await signedIn();
+      const before = spent(rig);
+      const body = route === 'login' ? ADMIN : { accessToken: rig.accessToken };
 
-    for (const [, options] of forged) {
-      const answer = await rig.post(route, body, options);
-      expect(answer.status).toBe(403);
-      expect(answer.body.error.code).toBe('FORBIDDEN');
-      expect(answer.setCookie).toEqual([]);
-    }
-    expect(spent(rig)).toEqual(before);
+      for (const [, options] of forged) {
+        const answer = await rig.post(route, body, options);
+        expect(answer.status).toBe(403);
+        expect(answer.body.error.code).toBe('FORBIDDEN');
+        expect(answer.setCookie).toEqual([]);
+      }
+      expect(spent(rig)).toEqual(before);
 
-    const still = await rig.post('refresh', { accessToken: rig.accessToken });
-    expect(still.status).toBe(200);
-    expect(rig.upstream.stats.refreshCalls).toBe(1);
-  });
+      const still = await rig.post('refresh', { accessToken: rig.accessToken });
+      expect(still.status).toBe(200);
+      expect(rig.upstream.stats.refreshCalls).toBe(1);
+    },
+  );
 
   it('serves an allowed origin with credentialed CORS headers', async () => {
     const rig = await startTokenHandler(cleanups, { handler: { allowedOrigins: ['https://app.example'] } });
@@ -142,7 +155,11 @@ describe('CSRF and routing', () => {
     expect(own.status).toBe(200);
     expect(own.headers.get('access-control-allow-origin')).toBeNull();
     // Its page can read a refusal too.
-    const refused = await rig.post('refresh', {}, { origin: 'https://app.example', headers: { 'x-token-handler': null } });
+    const refused = await rig.post(
+      'refresh',
+      {},
+      { origin: 'https://app.example', headers: { 'x-token-handler': null } },
+    );
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example');
   });
@@ -152,7 +169,11 @@ describe('CSRF and routing', () => {
     const preflight = (origin: string) =>
       fetch(`${rig.origin}/auth/refresh`, {
         method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-token-handler' },
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-token-handler',
+        },
       });
 
     const allowed = await preflight('https://app.example');
@@ -182,7 +203,11 @@ describe('CSRF and routing', () => {
 describe('the cookie', () => {
   it('refuses an altered cookie with 401 SESSION_INVALID, clears it and spends nothing', async () => {
     const rig = await signedIn();
-    const answer = await rig.post('refresh', { accessToken: rig.accessToken }, { cookie: `${COOKIE}=${tamper(rig.jar.get()!)}` });
+    const answer = await rig.post(
+      'refresh',
+      { accessToken: rig.accessToken },
+      { cookie: `${COOKIE}=${tamper(rig.jar.get()!)}` },
+    );
 
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('SESSION_INVALID');
@@ -192,7 +217,10 @@ describe('the cookie', () => {
 
   it('refuses a cookie sealed with another secret with 401 SESSION_INVALID', async () => {
     const rig = await signedIn();
-    const other = await startTokenHandler(cleanups, { upstream: rig.upstream, handler: { secret: 'another-secret-that-is-also-32-bytes-or-more' } });
+    const other = await startTokenHandler(cleanups, {
+      upstream: rig.upstream,
+      handler: { secret: 'another-secret-that-is-also-32-bytes-or-more' },
+    });
     const answer = await other.post('refresh', { accessToken: rig.accessToken }, { cookie: rig.jar.header()! });
 
     expect(answer.status).toBe(401);
@@ -234,7 +262,10 @@ describe('refresh', () => {
     expect(answer.body.user.email).toBe('admin@demo.test');
     expect(rig.upstream.stats.refreshCalls).toBe(1);
     expect(rig.jar.get()).not.toBe(first);
-    expect(await openCookie(rig.jar.get()!)).toMatchObject({ r: rig.upstream.stats.refreshTokensIssued.at(-1), a: answer.body.accessToken });
+    expect(await openCookie(rig.jar.get()!)).toMatchObject({
+      r: rig.upstream.stats.refreshTokensIssued.at(-1),
+      a: answer.body.accessToken,
+    });
   });
 
   it('hands out the cookie’s fresh token on page load without calling the upstream or setting a cookie', async () => {
@@ -285,9 +316,13 @@ describe('refresh', () => {
     expect(tokens.size).toBe(1);
     expect(tokens.has(rig.accessToken)).toBe(false);
     // Each answer seals the cookie anew (a fresh IV), so the bytes differ; what they hold must not.
-    const sessions = await Promise.all(answers.map((answer) => (expect(answer.setCookie).toHaveLength(1), openCookie(answer.setCookie[0]!))));
+    const sessions = await Promise.all(
+      answers.map((answer) => (expect(answer.setCookie).toHaveLength(1), openCookie(answer.setCookie[0]!))),
+    );
     const newest = rig.upstream.stats.refreshTokensIssued.at(-1);
-    expect(new Set(sessions.map((session) => `${session?.r}|${session?.a}`))).toEqual(new Set([`${newest}|${[...tokens][0]}`]));
+    expect(new Set(sessions.map((session) => `${session?.r}|${session?.a}`))).toEqual(
+      new Set([`${newest}|${[...tokens][0]}`]),
+    );
   });
 
   it('gives a late request with the old cookie the same answer within graceTime, and refuses it after', async () => {
@@ -344,7 +379,12 @@ describe('refresh', () => {
   it('answers 503 UPSTREAM_UNAVAILABLE and keeps the cookie while the upstream fails, then renews once it recovers', async () => {
     const rig = await signedIn();
     const cookie = rig.jar.get();
-    rig.upstream.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
+    rig.upstream.faults.failNext.push({
+      field: 'refreshToken',
+      status: 503,
+      body: 'Service Unavailable',
+      contentType: 'text/plain',
+    });
     const failed = await rig.post('refresh', { accessToken: rig.accessToken });
 
     expect(failed.status).toBe(503);
@@ -393,7 +433,9 @@ describe('logout', () => {
     expectClearingCookie(answer);
     expect(rig.jar.get()).toBeUndefined();
     expect(rig.upstream.stats.logoutCalls).toBe(1);
-    expect(await refreshUpstream(rig.upstream, rig.upstream.stats.refreshTokensIssued[0]!)).toBe('INVALID_REFRESH_TOKEN');
+    expect(await refreshUpstream(rig.upstream, rig.upstream.stats.refreshTokensIssued[0]!)).toBe(
+      'INVALID_REFRESH_TOKEN',
+    );
 
     const presented = await rig.post('refresh', { accessToken: rig.accessToken }, { cookie: old });
     expect(presented.status).toBe(401);
@@ -447,7 +489,11 @@ describe('logout', () => {
     rig.upstream.faults.delayMs['refreshToken'] = 0;
     expect(await refreshUpstream(rig.upstream, newest)).toBe('INVALID_REFRESH_TOKEN');
     // And the handler tells a request carrying the renewed cookie that the session ended.
-    const late = await rig.post('refresh', { accessToken: renewal.body.accessToken }, { cookie: `${COOKIE}=${parseSetCookie(renewal.setCookie[0]!).value}` });
+    const late = await rig.post(
+      'refresh',
+      { accessToken: renewal.body.accessToken },
+      { cookie: `${COOKIE}=${parseSetCookie(renewal.setCookie[0]!).value}` },
+    );
     expect(late.status).toBe(401);
     expect(late.body.error.code).toBe('SESSION_ENDED');
   });
@@ -511,8 +557,12 @@ describe('secrecy', () => {
     expect(rig.answers.length).toBeGreaterThanOrEqual(20);
     expect(errors.length).toBeGreaterThan(0);
     const seen = [
-      ...rig.answers.map((answer) => `${answer.text}\n${[...answer.headers].join('\n')}\n${answer.setCookie.join('\n')}`),
-      ...logged.map((args) => args.map((arg) => (arg instanceof Error ? `${arg.stack} ${String(arg.cause)}` : JSON.stringify(arg))).join(' ')),
+      ...rig.answers.map(
+        (answer) => `${answer.text}\n${[...answer.headers].join('\n')}\n${answer.setCookie.join('\n')}`,
+      ),
+      ...logged.map((args) =>
+        args.map((arg) => (arg instanceof Error ? `${arg.stack} ${String(arg.cause)}` : JSON.stringify(arg))).join(' '),
+      ),
       ...errors.map((error) => `${error.message} ${error.stack} ${JSON.stringify(error)} ${String(error.cause)}`),
     ].join('\n');
     for (const token of issued) expect(seen).not.toContain(token);
@@ -521,7 +571,10 @@ describe('secrecy', () => {
 
 describe('toNodeHandler', () => {
   it('passes paths outside basePath to next, Express-style', async () => {
-    const handler = createTokenHandler({ uri: 'http://127.0.0.1:9/graphql', secret: 'a-test-secret-of-at-least-32-bytes-long' });
+    const handler = createTokenHandler({
+      uri: 'http://127.0.0.1:9/graphql',
+      secret: 'a-test-secret-of-at-least-32-bytes-long',
+    });
     const node = toNodeHandler(handler);
     const server = createServer((req, res) => void node(req, res, () => res.writeHead(200).end('next')));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -535,7 +588,10 @@ describe('toNodeHandler', () => {
 
   it('answers 404 to other paths without next', async () => {
     const rig = await startTokenHandler(cleanups);
-    const answer = await fetch(`${rig.origin}/elsewhere`, { method: 'POST', headers: { origin: rig.origin, 'x-token-handler': '1' } });
+    const answer = await fetch(`${rig.origin}/elsewhere`, {
+      method: 'POST',
+      headers: { origin: rig.origin, 'x-token-handler': '1' },
+    });
     expect(answer.status).toBe(404);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   });

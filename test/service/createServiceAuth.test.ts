@@ -35,9 +35,7 @@ describe('createServiceAuth', () => {
 
     server.revokeAllSessions();
     server.expireAllAccessTokens();
-    const results = await Promise.all(
-      Array.from({ length: 5 }, (_, n) => ping(client, n)),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, (_, n) => ping(client, n)));
     expect(results.map((r) => r.data)).toEqual(Array.from({ length: 5 }, (_, n) => ({ ping: n })));
     expect(server.stats).toMatchObject({ loginCalls: 2, refreshCalls: 1 });
     expect(auth.getState().status).toBe('authenticated');
@@ -57,12 +55,16 @@ describe('createServiceAuth', () => {
     await expect(bad.start()).rejects.toMatchObject({ name: 'AuthRejectedError', code: 'INVALID_CREDENTIALS' });
     // Refused credentials are not sent again with every operation.
     const badClient = clientFor(bad.link, uri);
-    const attempts = await Promise.allSettled(Array.from({ length: 10 }, (_, n) => badClient.query({ query: PING, variables: { n } })));
-    expect(attempts.every((a) => a.status === 'rejected' && (a.reason as Error).name === 'AuthRejectedError')).toBe(true);
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, n) => badClient.query({ query: PING, variables: { n } })),
+    );
+    expect(attempts.every((a) => a.status === 'rejected' && (a.reason as Error).name === 'AuthRejectedError')).toBe(
+      true,
+    );
     expect(server.stats.loginCalls).toBe(2);
   });
 
-  it('logs in again even when the app\'s onSessionEnd throws', async () => {
+  it("logs in again even when the app's onSessionEnd throws", async () => {
     const { server, uri } = await start();
     const auth = createServiceAuth({
       uri,
@@ -83,10 +85,16 @@ describe('createServiceAuth', () => {
     const { server, uri } = await start();
     const printed: string[] = [];
     for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
+      vi.spyOn(console, method).mockImplementation(
+        (...args: unknown[]) => void printed.push(args.map(String).join(' ')),
+      );
     }
     const errors: unknown[] = [];
-    const auth = createServiceAuth({ uri, credentials: () => ({ email: 'cashier@demo.test', password: PASSWORD }), onError: (e) => errors.push(e) });
+    const auth = createServiceAuth({
+      uri,
+      credentials: () => ({ email: 'cashier@demo.test', password: PASSWORD }),
+      onError: (e) => errors.push(e),
+    });
     cleanups.push(() => auth.dispose());
     await auth.start();
     const token = (await auth.getAccessToken())!;
@@ -96,7 +104,10 @@ describe('createServiceAuth', () => {
     server.faults.failNext.push({ field: 'refreshToken', status: 500, body: 'down' });
     await auth.refresh().catch((e: unknown) => errors.push(e));
     expect(errors.length).toBeGreaterThan(0);
-    const seen = JSON.stringify([printed, errors.map((e) => [String(e), (e as Error).stack, JSON.stringify(e), String((e as Error).cause)])]);
+    const seen = JSON.stringify([
+      printed,
+      errors.map((e) => [String(e), (e as Error).stack, JSON.stringify(e), String((e as Error).cause)]),
+    ]);
     expect(seen).not.toContain(PASSWORD);
     expect(seen).not.toContain(token);
     expect(seen).not.toContain(token.split('.')[1]);

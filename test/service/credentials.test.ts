@@ -20,11 +20,21 @@ afterEach(() => {
 });
 
 /** A service session on a fetch stub that answers at once, and a server link behind its link. */
-function service(credentials: () => ServiceCredentials | Promise<ServiceCredentials>, options: { refreshTimeout?: number; retryDelay?: number } = {}) {
+function service(
+  credentials: () => ServiceCredentials | Promise<ServiceCredentials>,
+  options: { refreshTimeout?: number; retryDelay?: number } = {},
+) {
   const stub = createFetchStub({ auto: true });
   const server = createServerLink();
   const onError = vi.fn();
-  const auth = createServiceAuth({ uri: URI, fetch: stub.fetch, credentials, onError, refreshOnResume: false, ...options });
+  const auth = createServiceAuth({
+    uri: URI,
+    fetch: stub.fetch,
+    credentials,
+    onError,
+    refreshOnResume: false,
+    ...options,
+  });
   live.push(auth);
   return { auth, stub, server, onError, link: ApolloLink.from([auth.link, server.link]) };
 }
@@ -40,7 +50,10 @@ describe('createServiceAuth: credentials() is bounded and its failures back off'
     await vi.advanceTimersByTimeAsync(1);
     expect(run.settled).toBe(true);
     expect(AuthRequestError.is(run.error)).toBe(true);
-    expect(run.error).toMatchObject({ operation: 'loginWithEmailPassword', message: 'credentials() did not answer in time.' });
+    expect(run.error).toMatchObject({
+      operation: 'loginWithEmailPassword',
+      message: 'credentials() did not answer in time.',
+    });
     expect(run.results).toEqual([]);
     expect(stub.calls).toHaveLength(0);
     expect(server.attempts).toHaveLength(0);
@@ -69,41 +82,51 @@ describe('createServiceAuth: credentials() is bounded and its failures back off'
   });
 
   it.each([
-    ['throws', () => {
-      throw new Error('vault down');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('vault down');
+      },
+    ],
     ['rejects', () => Promise.reject(new Error('vault down'))],
-  ])('backs off like a failed login when credentials() %s: operations fail at once until retryDelay has passed', async (_how, failure) => {
-    let failing = true;
-    const credentials = vi.fn(() => (failing ? failure() : CREDENTIALS));
-    const { auth, stub, server, link } = service(credentials, { retryDelay: 5_000 });
+  ])(
+    'backs off like a failed login when credentials() %s: operations fail at once until retryDelay has passed',
+    async (_how, failure) => {
+      let failing = true;
+      const credentials = vi.fn(() => (failing ? failure() : CREDENTIALS));
+      const { auth, stub, server, link } = service(credentials, { retryDelay: 5_000 });
 
-    const first = execute(link);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(first.error).toMatchObject({ message: 'vault down' });
-    expect(credentials).toHaveBeenCalledTimes(1);
+      const first = execute(link);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(first.error).toMatchObject({ message: 'vault down' });
+      expect(credentials).toHaveBeenCalledTimes(1);
 
-    // Right after, and just before retryDelay has passed: the same failure at once, credentials() not asked again.
-    failing = false;
-    const second = execute(link);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(second.error).toBe(first.error);
-    await vi.advanceTimersByTimeAsync(4_999);
-    const third = execute(link);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(third.error).toBe(first.error);
-    expect(credentials).toHaveBeenCalledTimes(1);
-    expect(stub.calls).toHaveLength(0);
-    expect(server.attempts).toHaveLength(0);
+      // Right after, and just before retryDelay has passed: the same failure at once, credentials() not asked again.
+      failing = false;
+      const second = execute(link);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(second.error).toBe(first.error);
+      await vi.advanceTimersByTimeAsync(4_999);
+      const third = execute(link);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(third.error).toBe(first.error);
+      expect(credentials).toHaveBeenCalledTimes(1);
+      expect(stub.calls).toHaveLength(0);
+      expect(server.attempts).toHaveLength(0);
 
-    // Once retryDelay has passed, the next operation asks again, logs in and goes out with the new token.
-    await vi.advanceTimersByTimeAsync(1);
-    const fourth = execute(link);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(credentials).toHaveBeenCalledTimes(2);
-    expect(stub.of('loginWithEmailPassword').map((call) => call.variables)).toEqual([{ ...CREDENTIALS }]);
-    const token = (await auth.getAccessToken())!;
-    expect(fourth).toMatchObject({ completed: true, error: undefined, results: [{ data: { me: { id: 'u_1', token } } }] });
-    expect(server.attempts.map((attempt) => attempt.authorization)).toEqual([`Bearer ${token}`]);
-  });
+      // Once retryDelay has passed, the next operation asks again, logs in and goes out with the new token.
+      await vi.advanceTimersByTimeAsync(1);
+      const fourth = execute(link);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(credentials).toHaveBeenCalledTimes(2);
+      expect(stub.of('loginWithEmailPassword').map((call) => call.variables)).toEqual([{ ...CREDENTIALS }]);
+      const token = (await auth.getAccessToken())!;
+      expect(fourth).toMatchObject({
+        completed: true,
+        error: undefined,
+        results: [{ data: { me: { id: 'u_1', token } } }],
+      });
+      expect(server.attempts.map((attempt) => attempt.authorization)).toEqual([`Bearer ${token}`]);
+    },
+  );
 });

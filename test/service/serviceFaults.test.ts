@@ -84,7 +84,14 @@ describe('createServiceAuth under faults', () => {
     const stub = createFetchStub({ auto: true });
     const onSessionEnd = vi.fn();
     const onError = vi.fn();
-    const auth = createServiceAuth({ uri: URI, fetch: stub.fetch, credentials, refreshOnResume: false, onSessionEnd, onError });
+    const auth = createServiceAuth({
+      uri: URI,
+      fetch: stub.fetch,
+      credentials,
+      refreshOnResume: false,
+      onSessionEnd,
+      onError,
+    });
     const api = createApiLink();
     const link = ApolloLink.from([auth.link, api.link]);
     await auth.start();

@@ -5,7 +5,13 @@ import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTokenAuth } from '../../src';
-import { createTestAuthServer, createTestClock, TEST_USERS, type TestAuthServer, type TestAuthServerOptions } from '../../src/testing';
+import {
+  createTestAuthServer,
+  createTestClock,
+  TEST_USERS,
+  type TestAuthServer,
+  type TestAuthServerOptions,
+} from '../../src/testing';
 import { codes, gql, login, LOGOUT, ME, MINUTE, post, REFRESH } from './helpers';
 
 const servers: TestAuthServer[] = [];
@@ -24,7 +30,12 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     const server = start();
     const pair = await login(server, 'cashier@demo.test', 'cashier-pass');
     expect(pair.user).toEqual({ id: 'u_cashier', email: 'cashier@demo.test', role: 'Cashier' });
-    expect(decodeJwt(pair.accessToken)).toMatchObject({ sub: 'u_cashier', role: 'Cashier', typ: 'access', clubPermissions: ['sales.read', 'sales.write'] });
+    expect(decodeJwt(pair.accessToken)).toMatchObject({
+      sub: 'u_cashier',
+      role: 'Cashier',
+      typ: 'access',
+      clubPermissions: ['sales.read', 'sales.write'],
+    });
     const me = await gql(server, ME, undefined, pair.accessToken);
     expect(me.body.data).toEqual({ me: { id: 'u_cashier', email: 'cashier@demo.test', role: 'Cashier' } });
     expect(server.url).toBe('');
@@ -33,10 +44,19 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
 
   it('takes its accounts from users, in place of the seeded ones', async () => {
     const server = start({ users: [{ email: 'ada@example.test', password: 'pw', role: 'Manager' }] });
-    expect((await login(server, 'ada@example.test', 'pw')).user).toEqual({ id: 'u_1', email: 'ada@example.test', role: 'Manager' });
-    const seeded = await gql(server, 'mutation{loginWithEmailPassword(email:"admin@demo.test",password:"admin-pass"){accessToken}}');
+    expect((await login(server, 'ada@example.test', 'pw')).user).toEqual({
+      id: 'u_1',
+      email: 'ada@example.test',
+      role: 'Manager',
+    });
+    const seeded = await gql(
+      server,
+      'mutation{loginWithEmailPassword(email:"admin@demo.test",password:"admin-pass"){accessToken}}',
+    );
     expect(codes(seeded.body)).toEqual(['INVALID_CREDENTIALS']);
-    expect(() => createTestAuthServer({ users: [TEST_USERS[0]!, TEST_USERS[0]!] })).toThrow('two users with the email owner@demo.test');
+    expect(() => createTestAuthServer({ users: [TEST_USERS[0]!, TEST_USERS[0]!] })).toThrow(
+      'two users with the email owner@demo.test',
+    );
   });
 
   it('rotates single-use refresh tokens, and a reused one revokes the whole session', async () => {
@@ -48,14 +68,18 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     const reuse = await gql(server, REFRESH, { token: first.refreshToken });
     expect(codes(reuse.body)).toEqual(['INVALID_REFRESH_TOKEN']);
     expect(server.stats.reuseDetections).toBe(1);
-    expect(codes((await gql(server, REFRESH, { token: rotated.refreshToken })).body)).toEqual(['INVALID_REFRESH_TOKEN']);
+    expect(codes((await gql(server, REFRESH, { token: rotated.refreshToken })).body)).toEqual([
+      'INVALID_REFRESH_TOKEN',
+    ]);
     expect(codes((await gql(server, ME, undefined, rotated.accessToken)).body)).toEqual(['UNAUTHENTICATED']);
   });
 
   it('logout revokes the access and the refresh token at once', async () => {
     const server = start();
     const pair = await login(server);
-    expect((await gql(server, LOGOUT, { refreshToken: pair.refreshToken })).body.data).toEqual({ logout: { success: true } });
+    expect((await gql(server, LOGOUT, { refreshToken: pair.refreshToken })).body.data).toEqual({
+      logout: { success: true },
+    });
     expect(codes((await gql(server, ME, undefined, pair.accessToken)).body)).toEqual(['UNAUTHENTICATED']);
     expect(codes((await gql(server, REFRESH, { token: pair.refreshToken })).body)).toEqual(['INVALID_REFRESH_TOKEN']);
     expect(server.stats).toMatchObject({ loginCalls: 1, logoutCalls: 1, refreshCalls: 1, refreshSuccesses: 0 });
@@ -65,7 +89,10 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     const clock = createTestClock();
     const server = start({ clock, accessTokenTtl: 60, refreshTokenTtl: 600 });
     const pair = await login(server);
-    expect(decodeJwt(pair.accessToken)).toMatchObject({ iat: Math.floor(clock.now() / 1000), exp: Math.floor(clock.now() / 1000) + 60 });
+    expect(decodeJwt(pair.accessToken)).toMatchObject({
+      iat: Math.floor(clock.now() / 1000),
+      exp: Math.floor(clock.now() / 1000) + 60,
+    });
     await clock.advance(59_000);
     expect((await gql(server, ME, undefined, pair.accessToken)).body.errors).toBeUndefined();
     await clock.advance(1_000);
@@ -73,7 +100,10 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     expect(server.stats.tokenExpired).toBe(1);
     await clock.advance(10 * MINUTE);
     const dead = await gql(server, REFRESH, { token: pair.refreshToken });
-    expect(dead.body.errors?.[0]).toMatchObject({ message: 'Refresh token expired; log in again', extensions: { code: 'INVALID_REFRESH_TOKEN' } });
+    expect(dead.body.errors?.[0]).toMatchObject({
+      message: 'Refresh token expired; log in again',
+      extensions: { code: 'INVALID_REFRESH_TOKEN' },
+    });
   });
 
   it('renameClub needs a valid access token, answers TOKEN_EXPIRED with an expired one, and counts only the renames that ran', async () => {
@@ -82,21 +112,32 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     const RENAME = 'mutation($id:ID!,$name:String!){renameClub(id:$id,name:$name){id name}}';
     const CLUBS = '{clubs{id name}}';
     expect(codes((await gql(server, RENAME, { id: 'c_harbor', name: 'Pier' })).body)).toEqual(['UNAUTHENTICATED']);
-    expect(codes((await gql(server, RENAME, { id: 'c_harbor', name: 'Pier' }, 'not-a-jwt')).body)).toEqual(['UNAUTHENTICATED']);
+    expect(codes((await gql(server, RENAME, { id: 'c_harbor', name: 'Pier' }, 'not-a-jwt')).body)).toEqual([
+      'UNAUTHENTICATED',
+    ]);
     const pair = await login(server);
     const renamed = await gql(server, RENAME, { id: 'c_harbor', name: 'Pier Club' }, pair.accessToken);
     expect(renamed.body).toEqual({ data: { renameClub: { id: 'c_harbor', name: 'Pier Club' } } });
     expect(server.stats.renames).toBe(1);
     // Another user of the organization sees the new name; a club the user may not see is not found.
     const owner = await login(server, 'owner@demo.test', 'owner-pass');
-    expect((await gql(server, CLUBS, undefined, owner.accessToken)).body.data).toMatchObject({ clubs: expect.arrayContaining([{ id: 'c_harbor', name: 'Pier Club' }]) });
-    expect(codes((await gql(server, RENAME, { id: 'c_uptown', name: 'No' }, pair.accessToken)).body)).toEqual(['NOT_FOUND']);
+    expect((await gql(server, CLUBS, undefined, owner.accessToken)).body.data).toMatchObject({
+      clubs: expect.arrayContaining([{ id: 'c_harbor', name: 'Pier Club' }]),
+    });
+    expect(codes((await gql(server, RENAME, { id: 'c_uptown', name: 'No' }, pair.accessToken)).body)).toEqual([
+      'NOT_FOUND',
+    ]);
     await clock.advance(60_000);
     const expired = await gql(server, RENAME, { id: 'c_harbor', name: 'Too late' }, pair.accessToken);
     expect(codes(expired.body)).toEqual(['TOKEN_EXPIRED']);
     expect(server.stats).toMatchObject({ renames: 1, tokenExpired: 1 });
     const fresh = await gql(server, REFRESH, { token: pair.refreshToken });
-    const again = await gql(server, RENAME, { id: 'c_harbor', name: 'Too late' }, (fresh.body.data as { refreshToken: { accessToken: string } }).refreshToken.accessToken);
+    const again = await gql(
+      server,
+      RENAME,
+      { id: 'c_harbor', name: 'Too late' },
+      (fresh.body.data as { refreshToken: { accessToken: string } }).refreshToken.accessToken,
+    );
     expect(again.body.errors).toBeUndefined();
     expect(server.stats.renames).toBe(2);
   });
@@ -120,7 +161,9 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ ping(n: 1) }' }),
     });
-    expect(await (await server.fetch(request)).json()).toMatchObject({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(await (await server.fetch(request)).json()).toMatchObject({
+      errors: [{ extensions: { code: 'UNAUTHENTICATED' } }],
+    });
     expect((await server.fetch('/nope', { method: 'POST' })).status).toBe(404);
     const preflight = await server.fetch('/graphql', { method: 'OPTIONS' });
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
@@ -129,13 +172,22 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
   it('fault: failNext answers a raw 5xx to the next request selecting the field, executing nothing', async () => {
     const server = start();
     const pair = await login(server);
-    server.faults.failNext.push({ field: 'refreshToken', status: 503, body: '<html>down</html>', contentType: 'text/html' });
+    server.faults.failNext.push({
+      field: 'refreshToken',
+      status: 503,
+      body: '<html>down</html>',
+      contentType: 'text/html',
+    });
     const response = await server.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: REFRESH, variables: { token: pair.refreshToken } }),
     });
-    expect([response.status, response.headers.get('content-type'), await response.text()]).toEqual([503, 'text/html', '<html>down</html>']);
+    expect([response.status, response.headers.get('content-type'), await response.text()]).toEqual([
+      503,
+      'text/html',
+      '<html>down</html>',
+    ]);
     expect(server.stats.refreshCalls).toBe(0);
     expect((await gql(server, REFRESH, { token: pair.refreshToken })).body.data?.['refreshToken']).toBeDefined();
   });
@@ -185,7 +237,10 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     const pair = await login(server);
     server.faults.rejectRefresh = true;
     const refused = await gql(server, REFRESH, { token: pair.refreshToken });
-    expect(refused.body.errors?.[0]).toMatchObject({ message: 'Refresh token refused by the test', extensions: { code: 'INVALID_REFRESH_TOKEN' } });
+    expect(refused.body.errors?.[0]).toMatchObject({
+      message: 'Refresh token refused by the test',
+      extensions: { code: 'INVALID_REFRESH_TOKEN' },
+    });
     server.faults.rejectRefresh = false;
     expect((await gql(server, REFRESH, { token: pair.refreshToken })).body.data?.['refreshToken']).toBeDefined();
     expect(server.stats).toMatchObject({ refreshCalls: 2, refreshSuccesses: 1, reuseDetections: 0 });
@@ -209,8 +264,17 @@ describe('createTestAuthServer in-process (server.fetch, no port)', () => {
     const { stats } = server;
     const pair = await login(server);
     await gql(server, ME, undefined, pair.accessToken);
-    expect(stats).toMatchObject({ loginCalls: 1, requests: 2, authorizationHeaders: ['', `Bearer ${pair.accessToken}`], refreshTokensIssued: [pair.refreshToken] });
-    expect(await (await server.fetch('/control/stats')).json()).toMatchObject({ loginCalls: 1, requests: 2, authorizationHeaders: 2 });
+    expect(stats).toMatchObject({
+      loginCalls: 1,
+      requests: 2,
+      authorizationHeaders: ['', `Bearer ${pair.accessToken}`],
+      refreshTokensIssued: [pair.refreshToken],
+    });
+    expect(await (await server.fetch('/control/stats')).json()).toMatchObject({
+      loginCalls: 1,
+      requests: 2,
+      authorizationHeaders: 2,
+    });
     expect((await server.fetch('/control/reset-stats', { method: 'POST' })).status).toBe(200);
     expect(server.stats).toBe(stats);
     expect(stats).toMatchObject({ loginCalls: 0, requests: 0, authorizationHeaders: [], refreshTokensIssued: [] });
@@ -224,7 +288,11 @@ describe('createTestAuthServer batches (BatchHttpLink)', () => {
   it('answers a JSON array of operations with the array of their results, in order', async () => {
     const server = start();
     const pair = await login(server);
-    const { status, body } = await post(server, [{ query: '{ ping(n: 1) }' }, { query: ME }, { query: '{ ping(n: 3) }' }], pair.accessToken);
+    const { status, body } = await post(
+      server,
+      [{ query: '{ ping(n: 1) }' }, { query: ME }, { query: '{ ping(n: 3) }' }],
+      pair.accessToken,
+    );
     expect(status).toBe(200);
     expect(body).toEqual([{ data: { ping: 1 } }, { data: { me: pair.user } }, { data: { ping: 3 } }]);
     expect(server.stats.requests).toBe(2);
@@ -250,13 +318,20 @@ describe('createTestAuthServer batches (BatchHttpLink)', () => {
     const server = start();
     const auth = createTokenAuth({ uri: '/graphql', fetch: server.fetch, refreshOnResume: false });
     const client = new ApolloClient({
-      link: ApolloLink.from([auth.link, new BatchHttpLink({ uri: '/graphql', fetch: server.fetch, batchMax: 10, batchInterval: 5 })]),
+      link: ApolloLink.from([
+        auth.link,
+        new BatchHttpLink({ uri: '/graphql', fetch: server.fetch, batchMax: 10, batchInterval: 5 }),
+      ]),
       cache: new InMemoryCache(),
     });
     await auth.login('admin@demo.test', 'admin-pass');
     server.expireAllAccessTokens();
     server.resetStats();
-    const pings = await Promise.all([1, 2, 3].map((n) => client.query({ query: parse`query P($n:Int){ping(n:$n)}`, variables: { n }, fetchPolicy: 'network-only' })));
+    const pings = await Promise.all(
+      [1, 2, 3].map((n) =>
+        client.query({ query: parse`query P($n:Int){ping(n:$n)}`, variables: { n }, fetchPolicy: 'network-only' }),
+      ),
+    );
     expect(pings.map((result) => result.data)).toEqual([{ ping: 1 }, { ping: 2 }, { ping: 3 }]);
     expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, tokenExpired: 3, requests: 3 });
     auth.dispose();
@@ -296,22 +371,33 @@ describe('createTestAuthServer over HTTP (listen)', () => {
     const server = start({ tickerInterval: 10 });
     const url = await server.listen();
     const pair = await login(url);
-    const client = createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${pair.accessToken}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: url.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${pair.accessToken}` },
+      retryAttempts: 0,
+    });
     const ticks: unknown[] = [];
     await new Promise<void>((resolve, reject) => {
-      const stop = client.subscribe<{ ticker: unknown }>({ query: 'subscription { ticker { n email } }' }, {
-        next: (result) => {
-          ticks.push(result.data?.ticker);
-          if (ticks.length === 2) {
-            stop();
-            resolve();
-          }
+      const stop = client.subscribe<{ ticker: unknown }>(
+        { query: 'subscription { ticker { n email } }' },
+        {
+          next: (result) => {
+            ticks.push(result.data?.ticker);
+            if (ticks.length === 2) {
+              stop();
+              resolve();
+            }
+          },
+          error: reject,
+          complete: () => {},
         },
-        error: reject,
-        complete: () => {},
-      });
+      );
     });
-    expect(ticks).toEqual([{ n: 1, email: 'admin@demo.test' }, { n: 2, email: 'admin@demo.test' }]);
+    expect(ticks).toEqual([
+      { n: 1, email: 'admin@demo.test' },
+      { n: 2, email: 'admin@demo.test' },
+    ]);
     expect(server.ws.connectionParams).toEqual([{ authorization: `Bearer ${pair.accessToken}` }]);
     await client.dispose();
   });

@@ -21,7 +21,10 @@ describe('createTestClock', () => {
     expect(clock.pending).toBe(3);
 
     await clock.advance(250);
-    expect(ran).toEqual([['a', 100], ['b', 100]]);
+    expect(ran).toEqual([
+      ['a', 100],
+      ['b', 100],
+    ]);
     expect(clock.now() - t0).toBe(250);
     await clock.advanceTo(new Date(t0 + 300));
     expect(ran.at(-1)).toEqual(['c', 300]);
@@ -104,7 +107,13 @@ describe('a session and a test server on one test clock', () => {
     const clock = createTestClock();
     const server = createTestAuthServer({ clock });
     const refreshes: RefreshEvent[] = [];
-    const auth = createTokenAuth({ uri: '/graphql', fetch: server.fetch, clock, refreshOnResume: false, onRefresh: (event) => refreshes.push(event) });
+    const auth = createTokenAuth({
+      uri: '/graphql',
+      fetch: server.fetch,
+      clock,
+      refreshOnResume: false,
+      onRefresh: (event) => refreshes.push(event),
+    });
     await auth.login('admin@demo.test', 'admin-pass');
     return { clock, server, auth, refreshes };
   }
@@ -136,7 +145,7 @@ describe('a session and a test server on one test clock', () => {
     auth.dispose();
   });
 
-  it("a refresh slowed by faults.delayMs is waited for in network time, with fake timers installed", async () => {
+  it('a refresh slowed by faults.delayMs is waited for in network time, with fake timers installed', async () => {
     const { clock, server, auth } = await signedIn();
     vi.useFakeTimers();
     server.faults.delayMs['refreshToken'] = 50;
@@ -150,7 +159,10 @@ describe('a session and a test server on one test clock', () => {
     const { clock, server, auth } = await signedIn();
     server.faults.hangRefresh = true;
     await clock.advance(12.5 * MINUTE + 31_000); // the refresh's timeout, and its second of grace
-    expect(auth.getState()).toMatchObject({ status: 'authenticated', retry: { attempt: 1, error: { name: 'AuthRequestError' } } });
+    expect(auth.getState()).toMatchObject({
+      status: 'authenticated',
+      retry: { attempt: 1, error: { name: 'AuthRequestError' } },
+    });
     server.faults.hangRefresh = false;
     await clock.advance(60_000);
     expect(auth.getState().retry).toBeUndefined();

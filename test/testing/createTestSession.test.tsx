@@ -19,7 +19,11 @@ async function session(options: Parameters<typeof createTestSession>[0] = {}) {
   return created;
 }
 
-const PING = gql`query Ping { ping(n: 7) }`;
+const PING = gql`
+  query Ping {
+    ping(n: 7)
+  }
+`;
 
 function Account() {
   const { status, user, me, error, hasRole, login, logout } = useAuth();
@@ -43,11 +47,20 @@ const text = (id: string) => screen.getByTestId(id).textContent;
 describe('createTestSession', () => {
   it('signs in the chosen user and role, with its permission claims, and me comes from the server', async () => {
     const { wrapper, auth, user } = await session({
-      user: { email: 'ada@example.test', role: 'Cashier', permissions: { clubPermissions: ['sales.read'], orgPermissions: [] } },
+      user: {
+        email: 'ada@example.test',
+        role: 'Cashier',
+        permissions: { clubPermissions: ['sales.read'], orgPermissions: [] },
+      },
     });
     render(<Account />, { wrapper });
     expect(await screen.findByText('ada@example.test')).toBeTruthy();
-    expect([text('status'), text('role'), text('cashier'), text('ping')]).toEqual(['authenticated', 'Cashier', 'yes', '7']);
+    expect([text('status'), text('role'), text('cashier'), text('ping')]).toEqual([
+      'authenticated',
+      'Cashier',
+      'yes',
+      '7',
+    ]);
     expect(auth.getState().user?.claims).toMatchObject({ sub: 'u_1', clubPermissions: ['sales.read'] });
     expect(user).toMatchObject({ id: 'u_1', email: 'ada@example.test', password: 'password', role: 'Cashier' });
   });
@@ -74,7 +87,10 @@ describe('createTestSession', () => {
   });
 
   it('signedIn: false leaves the login to the test, through the component; logout revokes on the server', async () => {
-    const { wrapper, server } = await session({ signedIn: false, user: { email: 'ada@example.test', password: 'secret' } });
+    const { wrapper, server } = await session({
+      signedIn: false,
+      user: { email: 'ada@example.test', password: 'secret' },
+    });
     render(<Account />, { wrapper });
     expect(text('status')).toBe('unauthenticated');
     fireEvent.click(screen.getByText('login'));

@@ -1,6 +1,7 @@
 import type { TestAuthServer } from '../../src/testing';
 
-export const LOGIN = 'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}';
+export const LOGIN =
+  'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}';
 export const REFRESH = 'mutation($token:String!){refreshToken(token:$token){accessToken refreshToken}}';
 export const LOGOUT = 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}';
 export const ME = '{me{id email role}}';
@@ -17,7 +18,10 @@ export async function post(
   body: object,
   token?: string,
 ): Promise<{ status: number; body: any }> {
-  const send = typeof target === 'string' ? (init: RequestInit) => fetch(target, init) : (init: RequestInit) => target.fetch('/graphql', init);
+  const send =
+    typeof target === 'string'
+      ? (init: RequestInit) => fetch(target, init)
+      : (init: RequestInit) => target.fetch('/graphql', init);
   const response = await send({
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },

@@ -19,20 +19,36 @@ afterAll(async () => {
   await server.close();
 });
 
-const PING = gql`query Ping($n: Int) { ping(n: $n) }`;
+const PING = gql`
+  query Ping($n: Int) {
+    ping(n: $n)
+  }
+`;
 
 function connect() {
   const refreshes: RefreshEvent[] = [];
-  const auth = createTokenAuth({ uri: API, clock, refreshOnResume: false, onRefresh: (event) => refreshes.push(event) });
-  const client = new ApolloClient({ link: ApolloLink.from([auth.link, new HttpLink({ uri: API })]), cache: new InMemoryCache() });
-  const ping = async (n: number) => (await client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })).data;
+  const auth = createTokenAuth({
+    uri: API,
+    clock,
+    refreshOnResume: false,
+    onRefresh: (event) => refreshes.push(event),
+  });
+  const client = new ApolloClient({
+    link: ApolloLink.from([auth.link, new HttpLink({ uri: API })]),
+    cache: new InMemoryCache(),
+  });
+  const ping = async (n: number) =>
+    (await client.query({ query: PING, variables: { n }, fetchPolicy: 'network-only' })).data;
   return { auth, client, ping, refreshes };
 }
 
 it('logs in through MSW, and replays operations that met TOKEN_EXPIRED after one refresh', async () => {
   const { auth, ping, refreshes } = connect();
   await auth.login('ada@example.test', 'pw');
-  expect(auth.getState()).toMatchObject({ status: 'authenticated', user: { email: 'ada@example.test', role: 'ADMIN' } });
+  expect(auth.getState()).toMatchObject({
+    status: 'authenticated',
+    user: { email: 'ada@example.test', role: 'ADMIN' },
+  });
   expect(await ping(1)).toEqual({ ping: 1 });
 
   server.expireAllAccessTokens();
@@ -68,7 +84,10 @@ it('logs out through MSW: both tokens are revoked on the server', async () => {
   const refused = await server.fetch(API, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation($t:String!){refreshToken(token:$t){accessToken}}', variables: { t: token } }),
+    body: JSON.stringify({
+      query: 'mutation($t:String!){refreshToken(token:$t){accessToken}}',
+      variables: { t: token },
+    }),
   });
   expect((await refused.json()).errors[0].extensions.code).toBe('INVALID_REFRESH_TOKEN');
   auth.dispose();

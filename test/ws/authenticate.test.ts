@@ -14,7 +14,9 @@ describe('createTokenAuthWsClient: the connection carries the session', () => {
 
     expect(server.ws.connectionParams).toHaveLength(1);
     expect(bearerOf(server.ws.connectionParams[0])).toBe(await auth.getAccessToken());
-    expect(ticker.ticks.slice(0, 3)).toEqual([1, 2, 3].map((n) => ({ n, userId: 'u_admin', email: 'admin@demo.test' })));
+    expect(ticker.ticks.slice(0, 3)).toEqual(
+      [1, 2, 3].map((n) => ({ n, userId: 'u_admin', email: 'admin@demo.test' })),
+    );
     expect(server.stats.refreshCalls).toBe(0);
   });
 
@@ -26,13 +28,17 @@ describe('createTokenAuthWsClient: the connection carries the session', () => {
 
     expect(server.ws.connectionParams).toEqual([undefined]);
     // The server's answer reaches the app as it is: there is no session to refresh.
-    expect(ticker.failedResults).toEqual([{ errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })] }]);
+    expect(ticker.failedResults).toEqual([
+      { errors: [expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })] },
+    ]);
     expect(ticker.ticks).toEqual([]);
     expect(server.stats.refreshCalls).toBe(0);
   });
 
   it('merges its authorization into your own connectionParams, and sends yours alone when signed out', async () => {
-    const { server, auth, client } = await startOverWs(cleanups, { ws: { connectionParams: async () => ({ locale: 'fr' }) } });
+    const { server, auth, client } = await startOverWs(cleanups, {
+      ws: { connectionParams: async () => ({ locale: 'fr' }) },
+    });
 
     record(client);
     await vi.waitFor(() => expect(server.ws.connectionParams).toHaveLength(1));
@@ -40,7 +46,10 @@ describe('createTokenAuthWsClient: the connection carries the session', () => {
 
     await auth.login('admin@demo.test', 'admin-pass');
     await record(client).more(1);
-    expect(server.ws.connectionParams.at(-1)).toEqual({ locale: 'fr', authorization: `Bearer ${await auth.getAccessToken()}` });
+    expect(server.ws.connectionParams.at(-1)).toEqual({
+      locale: 'fr',
+      authorization: `Bearer ${await auth.getAccessToken()}`,
+    });
   });
 
   it('waits for the refresh of a dead token and connects once, with the new token', async () => {
@@ -84,7 +93,10 @@ describe('createTokenAuthWsClient: the connection carries the session', () => {
   it('never fails the connection when no token can be had: a refresh that failed is retried, and the stream starts', async () => {
     let ahead = 0;
     const clock = { now: () => Date.now() + ahead, setTimeout, clearTimeout };
-    const { server, auth, client } = await startOverWs(cleanups, { auth: { clock, retryDelay: 60_000 }, ws: { authRetryDelay: 10 } });
+    const { server, auth, client } = await startOverWs(cleanups, {
+      auth: { clock, retryDelay: 60_000 },
+      ws: { authRetryDelay: 10 },
+    });
     await auth.login('admin@demo.test', 'admin-pass');
     ahead = 20 * 60_000;
     server.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'unavailable' });
@@ -115,16 +127,40 @@ describe('createTokenAuthWsClient: the connection carries the session', () => {
       cache: new InMemoryCache(),
     });
     const ticks: number[] = [];
-    const subscription = apollo.subscribe<{ ticker: { n: number } }>({ query: gql`subscription { ticker { n } }` }).subscribe({
-      next: ({ data }) => data && ticks.push(data.ticker.n),
-    });
+    const subscription = apollo
+      .subscribe<{ ticker: { n: number } }>({
+        query: gql`
+          subscription {
+            ticker {
+              n
+            }
+          }
+        `,
+      })
+      .subscribe({
+        next: ({ data }) => data && ticks.push(data.ticker.n),
+      });
     cleanups.push(() => subscription.unsubscribe());
     await vi.waitFor(() => expect(ticks.length).toBeGreaterThan(2));
 
-    const { data } = await apollo.query<{ ping: number }>({ query: gql`query { ping(n: 7) }`, fetchPolicy: 'network-only' });
+    const { data } = await apollo.query<{ ping: number }>({
+      query: gql`
+        query {
+          ping(n: 7)
+        }
+      `,
+      fetchPolicy: 'network-only',
+    });
     server.ws.onExpiry = 'keep';
     server.expireAllAccessTokens();
-    const replayed = await apollo.query<{ ping: number }>({ query: gql`query { ping(n: 8) }`, fetchPolicy: 'network-only' });
+    const replayed = await apollo.query<{ ping: number }>({
+      query: gql`
+        query {
+          ping(n: 8)
+        }
+      `,
+      fetchPolicy: 'network-only',
+    });
     const before = ticks.length;
     await idle();
 

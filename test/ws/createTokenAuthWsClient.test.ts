@@ -56,7 +56,9 @@ class FakeSocket {
 /** The part of a session the client reads, driven by the test. */
 function fakeAuth(token: string | null = 'token-1') {
   const listeners = new Set<() => void>();
-  let state: TokenAuthState = token ? { status: 'authenticated', user: { id: 'u1', role: 'ADMIN', claims: {} } } : { status: 'unauthenticated', user: null };
+  let state: TokenAuthState = token
+    ? { status: 'authenticated', user: { id: 'u1', role: 'ADMIN', claims: {} } }
+    : { status: 'unauthenticated', user: null };
   const auth = {
     token,
     getState: () => state,
@@ -79,7 +81,12 @@ function fakeAuth(token: string | null = 'token-1') {
 }
 
 function start(auth: TokenAuth, options: Partial<TokenAuthWsClientOptions> = {}) {
-  const client = createTokenAuthWsClient(auth, { url: 'ws://test/graphql', webSocketImpl: FakeSocket, retryAttempts: 0, ...options });
+  const client = createTokenAuthWsClient(auth, {
+    url: 'ws://test/graphql',
+    webSocketImpl: FakeSocket,
+    retryAttempts: 0,
+    ...options,
+  });
   const sink = { next: vi.fn(), error: vi.fn(), complete: vi.fn() };
   const stop = client.subscribe({ query: 'subscription { ticker { n } }' }, sink);
   return { client, sink, stop };
@@ -193,7 +200,11 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
     const [first] = latest().subscribeIds;
     latest().receive({ type: 'next', id: first, payload: { data: { ticker: { n: 1 } } } });
 
-    latest().receive({ type: 'next', id: first, payload: { errors: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }] } });
+    latest().receive({
+      type: 'next',
+      id: first,
+      payload: { errors: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }] },
+    });
     latest().receive({ type: 'complete', id: first });
     await vi.advanceTimersByTimeAsync(10);
 
@@ -253,7 +264,11 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
     auth.refresh.mockRejectedValueOnce(new AuthRequestError('offline', 'refreshToken'));
     const { sink } = start(asTokenAuth, { authRetryDelay: 1_000 });
     await vi.advanceTimersByTimeAsync(10);
-    latest().receive({ type: 'error', id: latest().subscribeIds[0], payload: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }] });
+    latest().receive({
+      type: 'error',
+      id: latest().subscribeIds[0],
+      payload: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }],
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(auth.refresh).toHaveBeenCalledTimes(1);
 
@@ -274,7 +289,11 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
     auth.refresh.mockImplementationOnce(() => new Promise<void>((resolve) => (refreshed = resolve)));
     const { sink } = start(asTokenAuth);
     await vi.advanceTimersByTimeAsync(10);
-    latest().receive({ type: 'error', id: latest().subscribeIds[0], payload: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }] });
+    latest().receive({
+      type: 'error',
+      id: latest().subscribeIds[0],
+      payload: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }],
+    });
     await vi.advanceTimersByTimeAsync(0);
     expect(auth.refresh).toHaveBeenCalledTimes(1);
 
@@ -368,7 +387,9 @@ describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
 
     publish({ status: 'unauthenticated', user: null });
 
-    await expect(iterator.next()).rejects.toSatisfy((error) => SessionEndedError.is(error) && error.reason === 'logout');
+    await expect(iterator.next()).rejects.toSatisfy(
+      (error) => SessionEndedError.is(error) && error.reason === 'logout',
+    );
   });
 
   it('dispose() stops following the session and completes what runs', async () => {

@@ -55,7 +55,11 @@ describe('createTokenAuthWsClient: a server that is down for a while', () => {
     const auth = createTokenAuth({ uri: server.url, refreshOnResume: false });
     cleanups.push(() => auth.dispose());
     // The package's retryAttempts and shouldRetry; only the wait between attempts is cut short, for real time.
-    const client = createTokenAuthWsClient(auth, { url: front.url, webSocketImpl: WebSocket, retryWait: async () => void (await idle(10)) });
+    const client = createTokenAuthWsClient(auth, {
+      url: front.url,
+      webSocketImpl: WebSocket,
+      retryWait: async () => void (await idle(10)),
+    });
     cleanups.push(() => client.dispose());
     await auth.login('admin@demo.test', 'admin-pass');
     const ticker = record(client);

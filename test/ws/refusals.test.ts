@@ -6,21 +6,28 @@ import { bearerOf, record, startOverWs, tickingAsAdmin } from '../helpers/overWs
 const cleanups = useCleanups();
 
 describe("createTokenAuthWsClient: the server's auth signals mean refresh, reconnect, resubscribe", () => {
-  it.each([4401, 4403] as const)('the token expires early and the server closes with %i: one refresh, the stream resumes', async (code) => {
-    // graphql-ws's own retries on (without their wait): none of them may reconnect with the refused token.
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { retryAttempts: 5, retryWait: async () => {} } }, 3);
-    const old = await auth.getAccessToken();
+  it.each([4401, 4403] as const)(
+    'the token expires early and the server closes with %i: one refresh, the stream resumes',
+    async (code) => {
+      // graphql-ws's own retries on (without their wait): none of them may reconnect with the refused token.
+      const { server, auth, client, ticker } = await tickingAsAdmin(
+        cleanups,
+        { ws: { retryAttempts: 5, retryWait: async () => {} } },
+        3,
+      );
+      const old = await auth.getAccessToken();
 
-    server.ws.onExpiry = code;
-    server.expireAllAccessTokens();
-    await vi.waitFor(() => expect(server.ws.connectionParams).toHaveLength(2));
-    await ticker.more(3);
+      server.ws.onExpiry = code;
+      server.expireAllAccessTokens();
+      await vi.waitFor(() => expect(server.ws.connectionParams).toHaveLength(2));
+      await ticker.more(3);
 
-    expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
-    expect(server.ws.connectionParams.map(bearerOf)).toEqual([old, await auth.getAccessToken()]);
-    expect(ticker.errors).toEqual([]);
-    expect(ticker.failedResults).toEqual([]);
-  });
+      expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
+      expect(server.ws.connectionParams.map(bearerOf)).toEqual([old, await auth.getAccessToken()]);
+      expect(ticker.errors).toEqual([]);
+      expect(ticker.failedResults).toEqual([]);
+    },
+  );
 
   it("the server closes with 4401 at the connection token's exp (no proactive refresh ran): one refresh, the stream resumes", async () => {
     // 2-second access tokens, and a clock whose timers never fire: nothing renews the pair before it dies.
@@ -37,7 +44,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
     expect(ticker.errors).toEqual([]);
   });
 
-  it("follows the isTokenExpiredError given to createTokenAuth: an error it does not take as expired reaches the app, with no refresh", async () => {
+  it('follows the isTokenExpiredError given to createTokenAuth: an error it does not take as expired reaches the app, with no refresh', async () => {
     const seen: unknown[] = [];
     const isTokenExpiredError = (error: unknown, operation: unknown) => (seen.push({ error, operation }), false);
     const { server, ticker } = await tickingAsAdmin(cleanups, { auth: { isTokenExpiredError } }, 2);
@@ -48,7 +55,9 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
 
     expect(server.stats.refreshCalls).toBe(0);
     expect(server.ws.connectionParams).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ error: { name: 'CombinedGraphQLErrors', errors: [{ extensions: { code: 'TOKEN_EXPIRED' } }] } });
+    expect(seen[0]).toMatchObject({
+      error: { name: 'CombinedGraphQLErrors', errors: [{ extensions: { code: 'TOKEN_EXPIRED' } }] },
+    });
     expect(Object.keys((seen[0] as { operation: object }).operation)).toEqual(['operationName', 'variables']);
   });
 
@@ -118,7 +127,12 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('a refusal of a token the session renewed already: no second refresh, only a new connection', async () => {
-    const { server, auth, client, ticker: running } = await tickingAsAdmin(cleanups, { ws: { restartOnRefresh: false } });
+    const {
+      server,
+      auth,
+      client,
+      ticker: running,
+    } = await tickingAsAdmin(cleanups, { ws: { restartOnRefresh: false } });
     const old = await auth.getAccessToken();
 
     // HTTP meets the expiry first and renews the pair; the socket keeps the old token (restartOnRefresh: false).
@@ -156,7 +170,8 @@ describe('createTokenAuthWsClient: no reconnect storm', () => {
       auth: { retryDelay: 60_000 },
       ws: { authRetryAttempts: 3, authRetryDelay: (attempt) => (waits.push(attempt), 10 * attempt) },
     });
-    for (let n = 0; n < 10; n++) server.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'unavailable' });
+    for (let n = 0; n < 10; n++)
+      server.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'unavailable' });
 
     server.ws.closeAll(4401);
     await vi.waitFor(() => expect(ticker.errors).toHaveLength(1));
@@ -179,10 +194,14 @@ describe('createTokenAuthWsClient: no reconnect storm', () => {
     const fetchLate: typeof fetch = async (input, init) => {
       const answer = await fetch(input, init);
       // The answer waits in a frozen page until its access token's 2 s are over.
-      if (late && String(init?.body).includes('refreshToken(')) await new Promise((resolve) => setTimeout(resolve, 2_500));
+      if (late && String(init?.body).includes('refreshToken('))
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
       return answer;
     };
-    const { server, auth, ticker } = await tickingAsAdmin(cleanups, { server: { accessTokenTtl: 2 }, auth: { fetch: fetchLate } });
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, {
+      server: { accessTokenTtl: 2 },
+      auth: { fetch: fetchLate },
+    });
 
     late = true;
     server.ws.closeAll(4401);
@@ -198,7 +217,9 @@ describe('createTokenAuthWsClient: no reconnect storm', () => {
   it.each([4401, 4403] as const)(
     'a server that refuses every connection (%i): one refresh and one reconnect, then a TokenRefusedError, since a fresh token refused is no expiry',
     async (code) => {
-      const { server, auth, ticker } = await tickingAsAdmin(cleanups, { ws: { authRetryAttempts: 4, authRetryDelay: 5 } });
+      const { server, auth, ticker } = await tickingAsAdmin(cleanups, {
+        ws: { authRetryAttempts: 4, authRetryDelay: 5 },
+      });
 
       server.ws.refuse = code;
       server.ws.closeAll(code);

@@ -7,7 +7,10 @@ const cleanups = useCleanups();
 describe('createTokenAuthWsClient: subscriptions live through token rotation', () => {
   it('a proactive refresh re-authenticates the socket before the old token expires, with no error', async () => {
     // 2-second access tokens renewed 1.5 s before expiry: the proactive refresh runs half a second in.
-    const { server, auth, ticker } = await tickingAsAdmin(cleanups, { server: { accessTokenTtl: 2 }, auth: { refreshLeadTime: 1_500 } });
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, {
+      server: { accessTokenTtl: 2 },
+      auth: { refreshLeadTime: 1_500 },
+    });
 
     await vi.waitFor(() => expect(server.ws.connectionParams).toHaveLength(2), { timeout: 3_000 });
     const renewed = await auth.getAccessToken();
@@ -57,7 +60,9 @@ describe('createTokenAuthWsClient: subscriptions live through token rotation', (
   });
 
   it('a subscription started signed out moves to the user who logs in, even with restartOnRefresh: false', async () => {
-    const { server, auth, client } = await startOverWs(cleanups, { ws: { restartOnRefresh: false, lazyCloseTimeout: 5_000 } });
+    const { server, auth, client } = await startOverWs(cleanups, {
+      ws: { restartOnRefresh: false, lazyCloseTimeout: 5_000 },
+    });
     const anonymous = record(client);
     await vi.waitFor(() => expect(anonymous.failedResults).toHaveLength(1));
 

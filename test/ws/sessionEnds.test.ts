@@ -7,7 +7,8 @@ import { bearerOf, idle, record, startOverWs, tickingAsAdmin } from '../helpers/
 
 const cleanups = useCleanups();
 
-const reasonOf = (error: unknown) => (SessionEndedError.is(error) ? error.reason : `not a SessionEndedError: ${String(error)}`);
+const reasonOf = (error: unknown) =>
+  SessionEndedError.is(error) ? error.reason : `not a SessionEndedError: ${String(error)}`;
 
 describe("createTokenAuthWsClient: the previous user's stream ends at once", () => {
   it('logout: the subscription errors with SessionEndedError and no event arrives after logout() resolves', async () => {
@@ -28,12 +29,13 @@ describe("createTokenAuthWsClient: the previous user's stream ends at once", () 
     expect(server.ws.events - sentAtLogout).toBeLessThanOrEqual(1);
   });
 
-  it("a login as someone else: the running subscription carries on as that user within 2 s, with no event of the first user after the switch", async () => {
+  it('a login as someone else: the running subscription carries on as that user within 2 s, with no event of the first user after the switch', async () => {
     const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
     const cashierId = server.users.find((user) => user.email === 'cashier@demo.test')!.id;
     let atSwitch: { events: number; time: number } | undefined;
     const off = auth.subscribe(() => {
-      if (!atSwitch && auth.getState().user?.id === cashierId) atSwitch = { events: ticker.ticks.length, time: performance.now() };
+      if (!atSwitch && auth.getState().user?.id === cashierId)
+        atSwitch = { events: ticker.ticks.length, time: performance.now() };
     });
     cleanups.push(off);
 
@@ -96,10 +98,20 @@ describe("createTokenAuthWsClient: the previous user's stream ends at once", () 
     const apollo = new ApolloClient({ link: new GraphQLWsLink(client), cache: new InMemoryCache() });
     const ticks: number[] = [];
     const errors: unknown[] = [];
-    const subscription = apollo.subscribe<{ ticker: { n: number } }>({ query: gql`subscription { ticker { n } }` }).subscribe({
-      next: ({ data, error }) => (error ? errors.push(error) : data && ticks.push(data.ticker.n)),
-      error: (error) => errors.push(error),
-    });
+    const subscription = apollo
+      .subscribe<{ ticker: { n: number } }>({
+        query: gql`
+          subscription {
+            ticker {
+              n
+            }
+          }
+        `,
+      })
+      .subscribe({
+        next: ({ data, error }) => (error ? errors.push(error) : data && ticks.push(data.ticker.n)),
+        error: (error) => errors.push(error),
+      });
     cleanups.push(() => subscription.unsubscribe());
     await vi.waitFor(() => expect(ticks.length).toBeGreaterThan(2));
 
@@ -117,7 +129,9 @@ describe("createTokenAuthWsClient: the previous user's stream ends at once", () 
     const seen: number[] = [];
 
     const iterated = (async () => {
-      for await (const result of client.iterate<{ ticker: { n: number } }>({ query: 'subscription { ticker { n } }' })) {
+      for await (const result of client.iterate<{ ticker: { n: number } }>({
+        query: 'subscription { ticker { n } }',
+      })) {
         seen.push(result.data!.ticker.n);
         if (seen.length === 3) void auth.logout();
       }

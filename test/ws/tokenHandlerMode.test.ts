@@ -21,9 +21,16 @@ async function pageWithSocket() {
     jar.store(response.headers.getSetCookie());
     return response;
   };
-  const auth = createTokenAuth({ transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch }), refreshOnResume: false });
+  const auth = createTokenAuth({
+    transport: createTokenHandlerTransport(`${rig.origin}/auth`, { fetch: pageFetch }),
+    refreshOnResume: false,
+  });
   cleanups.push(() => auth.dispose());
-  const client = createTokenAuthWsClient(auth, { url: wsUrl(rig.upstream), webSocketImpl: WebSocket, retryAttempts: 0 });
+  const client = createTokenAuthWsClient(auth, {
+    url: wsUrl(rig.upstream),
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+  });
   cleanups.push(() => client.dispose());
   await vi.waitFor(() => expect(auth.getState().status).toBe('unauthenticated'));
   await auth.login('admin@demo.test', 'admin-pass');
@@ -59,7 +66,9 @@ describe('createTokenAuthWsClient in token-handler mode', () => {
     const atLogout = ticker.ticks.length;
     await idle();
 
-    expect(ticker.errors.map((error) => (SessionEndedError.is(error) ? error.reason : String(error)))).toEqual(['logout']);
+    expect(ticker.errors.map((error) => (SessionEndedError.is(error) ? error.reason : String(error)))).toEqual([
+      'logout',
+    ]);
     expect(ticker.ticks.length).toBe(atLogout);
     await vi.waitFor(() => expect(rig.upstream.ws.open).toBe(0));
     expect(rig.upstream.stats.logoutCalls).toBe(1);

@@ -2,7 +2,12 @@
 // app/Providers.tsx: the browser's session and Apollo client, created once per page load and never on the server.
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
-import { browserResume, createTokenAuth, createTokenHandlerTransport, type TokenAuthState } from 'apollo-link-token-pair';
+import {
+  browserResume,
+  createTokenAuth,
+  createTokenHandlerTransport,
+  type TokenAuthState,
+} from 'apollo-link-token-pair';
 import { BrowserTokenAuthProvider } from 'apollo-link-token-pair/react';
 import { createTokenAuthWsClient } from 'apollo-link-token-pair/ws';
 import type { ReactNode } from 'react';
@@ -18,7 +23,11 @@ function createApp() {
   // straight to the API, authenticated by the session: the socket follows refreshes, sign-outs and a change of
   // user. Lazy: no socket until a subscription runs. createApp runs in the browser only, so no WebSocket on the server.
   const link = wsUrl
-    ? ApolloLink.split(({ operationType }) => operationType === 'subscription', new GraphQLWsLink(createTokenAuthWsClient(auth, { url: wsUrl })), http)
+    ? ApolloLink.split(
+        ({ operationType }) => operationType === 'subscription',
+        new GraphQLWsLink(createTokenAuthWsClient(auth, { url: wsUrl })),
+        http,
+      )
     : http;
   const client = new ApolloClient({ link, cache: new InMemoryCache() });
   return { auth, client };

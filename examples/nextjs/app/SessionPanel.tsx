@@ -47,17 +47,31 @@ export function SessionPanel({ ticker = false }: { ticker?: boolean }) {
         <p data-testid="client-status">Signed out</p>
         <input name="email" type="email" placeholder="E-mail" defaultValue="admin@demo.test" data-testid="email" />
         <input name="password" type="password" placeholder="Password" data-testid="password" />
-        <button type="submit" disabled={busy} data-testid="sign-in-button">Sign in</button>
-        {error && <p role="alert" data-testid="error">{error.message}</p>}
+        <button type="submit" disabled={busy} data-testid="sign-in-button">
+          Sign in
+        </button>
+        {error && (
+          <p role="alert" data-testid="error">
+            {error.message}
+          </p>
+        )}
       </form>
     );
   }
   return (
     <section>
       <p data-testid="client-status">Signed in as {user?.email ?? user?.id}</p>
-      <p data-testid="me">{me.data ? `me: ${me.data.me.email} (${me.data.me.role})` : me.error ? `me failed: ${me.error.message}` : 'Loading me…'}</p>
+      <p data-testid="me">
+        {me.data
+          ? `me: ${me.data.me.email} (${me.data.me.role})`
+          : me.error
+            ? `me failed: ${me.error.message}`
+            : 'Loading me…'}
+      </p>
       {ticker && <Ticker key={user?.email ?? user?.id} />}
-      <button type="button" onClick={() => logout()} data-testid="sign-out">Sign out</button>
+      <button type="button" onClick={() => logout()} data-testid="sign-out">
+        Sign out
+      </button>
     </section>
   );
 }

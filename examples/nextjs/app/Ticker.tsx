@@ -19,7 +19,11 @@ export function Ticker() {
   const { data, error } = useSubscription<{ ticker: { n: number; userId: string; email: string } }>(TICKER);
   return (
     <p data-testid="ticker">
-      {data ? `Tick ${data.ticker.n} for ${data.ticker.email}` : error ? `Ticker failed: ${error.message}` : 'Waiting for the first tick…'}
+      {data
+        ? `Tick ${data.ticker.n} for ${data.ticker.email}`
+        : error
+          ? `Ticker failed: ${error.message}`
+          : 'Waiting for the first tick…'}
     </p>
   );
 }

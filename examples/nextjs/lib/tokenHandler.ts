@@ -13,5 +13,7 @@ export const tokenHandler = createTokenHandler({
     : process.env.TOKEN_HANDLER_SECRET!,
   // Several instances (or other handlers beside this app) share one rotation cache, or two of them that get one
   // cookie at once both spend its refresh token. One instance needs none: the default is per process.
-  cache: process.env.REDIS_URL ? createRedisRotationCache(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 })) : undefined,
+  cache: process.env.REDIS_URL
+    ? createRedisRotationCache(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }))
+    : undefined,
 });

@@ -38,7 +38,11 @@ function Ticker() {
   const { data, error } = useSubscription<{ ticker: { n: number; email: string } }>(TICKER);
   return (
     <p data-testid="ticker">
-      {data ? `Tick ${data.ticker.n} for ${data.ticker.email}` : error ? `Ticker failed: ${error.message}` : 'Waiting for the first tick…'}
+      {data
+        ? `Tick ${data.ticker.n} for ${data.ticker.email}`
+        : error
+          ? `Ticker failed: ${error.message}`
+          : 'Waiting for the first tick…'}
     </p>
   );
 }
@@ -63,8 +67,14 @@ function SignIn() {
       <p data-testid="status">Signed out{ended?.reason === 'logout' && ended.elsewhere ? ' in another tab' : ''}</p>
       <input name="email" type="email" defaultValue="admin@demo.test" data-testid="email" />
       <input name="password" type="password" placeholder="Password" data-testid="password" />
-      <button type="submit" disabled={busy} data-testid="sign-in-button">Sign in</button>
-      {error && <p role="alert" data-testid="error">{error.message}</p>}
+      <button type="submit" disabled={busy} data-testid="sign-in-button">
+        Sign in
+      </button>
+      {error && (
+        <p role="alert" data-testid="error">
+          {error.message}
+        </p>
+      )}
     </form>
   );
 }
@@ -75,9 +85,13 @@ function Account() {
   return (
     <section>
       <p data-testid="status">Signed in as {user?.email}</p>
-      <p data-testid="me">{data ? `me: ${data.me.email} (${data.me.role})` : error ? `me failed: ${error.message}` : 'Loading me…'}</p>
+      <p data-testid="me">
+        {data ? `me: ${data.me.email} (${data.me.role})` : error ? `me failed: ${error.message}` : 'Loading me…'}
+      </p>
       {showTicker && <Ticker key={user?.email} />}
-      <button type="button" onClick={() => logout()} data-testid="sign-out">Sign out</button>
+      <button type="button" onClick={() => logout()} data-testid="sign-out">
+        Sign out
+      </button>
     </section>
   );
 }
@@ -88,7 +102,11 @@ function Clubs() {
   const { data, error } = useQuery<{ clubs: Array<{ id: string; name: string }> }>(CLUBS);
   return (
     <p data-testid="clubs">
-      {data ? `Your clubs: ${data.clubs.map((club) => club.name).join(', ')}` : error ? 'Sign in to see your clubs.' : 'Loading clubs…'}
+      {data
+        ? `Your clubs: ${data.clubs.map((club) => club.name).join(', ')}`
+        : error
+          ? 'Sign in to see your clubs.'
+          : 'Loading clubs…'}
     </p>
   );
 }

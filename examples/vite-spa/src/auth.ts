@@ -1,7 +1,12 @@
 // src/auth.ts: the session and the Apollo client, created once for the page.
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
-import { browserResume, createBroadcastTokenStore, createMemoryTokenStore, createTokenAuth } from 'apollo-link-token-pair';
+import {
+  browserResume,
+  createBroadcastTokenStore,
+  createMemoryTokenStore,
+  createTokenAuth,
+} from 'apollo-link-token-pair';
 import { createTokenAuthWsClient } from 'apollo-link-token-pair/ws';
 
 const uri = import.meta.env.VITE_GRAPHQL_URL ?? 'http://127.0.0.1:4000/graphql';
@@ -28,6 +33,10 @@ wsUrl.protocol = wsUrl.protocol === 'https:' ? 'wss:' : 'ws:';
 const ws = new GraphQLWsLink(createTokenAuthWsClient(auth, { url: wsUrl.href }));
 
 export const client = new ApolloClient({
-  link: ApolloLink.split(({ operationType }) => operationType === 'subscription', ws, ApolloLink.from([auth.link, new HttpLink({ uri })])),
+  link: ApolloLink.split(
+    ({ operationType }) => operationType === 'subscription',
+    ws,
+    ApolloLink.from([auth.link, new HttpLink({ uri })]),
+  ),
   cache: new InMemoryCache(),
 });

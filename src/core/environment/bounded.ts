@@ -1,7 +1,6 @@
 import type { Clock } from './Clock';
 import type { MaybePromise } from '../stores/TokenStore';
 
-
 /**
  * Runs `work` with an `AbortSignal`, and settles within `ms` (plus `grace`): past it, or when `outer` aborts, the
  * signal aborts and the result rejects (with `timeout()`, or the outer signal's reason) even if `work` ignores the
@@ -32,7 +31,10 @@ export function bounded<T>(
     // `grace`: an answer that came in as the bound ran out gets that long to be read first. After a page was
     // frozen, or a machine slept, its timer and the answer's events run together at the thaw, the timer often
     // first, however little past due it was.
-    let timer = clock.setTimeout(() => (grace ? (timer = clock.setTimeout(() => stop(timeout()), grace)) : stop(timeout())), ms);
+    let timer = clock.setTimeout(
+      () => (grace ? (timer = clock.setTimeout(() => stop(timeout()), grace)) : stop(timeout())),
+      ms,
+    );
     outer?.addEventListener('abort', onAbort);
     result.then(resolve, reject).finally(() => {
       clock.clearTimeout(timer);

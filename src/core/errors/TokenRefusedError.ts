@@ -15,6 +15,9 @@ export class TokenRefusedError extends BrandedError {
   declare static is: (error: unknown) => error is TokenRefusedError;
 
   constructor(cause?: unknown) {
-    super('The server refused an access token it had just issued, so it was not renewed again: check how the server verifies its tokens (secret, clock, audience).', cause);
+    super(
+      'The server refused an access token it had just issued, so it was not renewed again: check how the server verifies its tokens (secret, clock, audience).',
+      cause,
+    );
   }
 }

@@ -24,7 +24,10 @@ export function createRefreshTimer(clock: Clock, callback: () => void): RefreshT
   // Clearing a timer that has fired, or none, does nothing.
   const cancel = () => clock.clearTimeout(handle);
   const arm = (time: number) => {
-    handle = clock.setTimeout(() => (clock.now() < time ? arm(time) : callback()), Math.min(Math.max(time - clock.now(), 0), MAX_DELAY));
+    handle = clock.setTimeout(
+      () => (clock.now() < time ? arm(time) : callback()),
+      Math.min(Math.max(time - clock.now(), 0), MAX_DELAY),
+    );
   };
   return {
     at(time) {

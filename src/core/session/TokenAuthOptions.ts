@@ -147,7 +147,8 @@ export interface SessionEndEvent extends Pick<SessionEnd, 'elsewhere' | 'rejecti
  * - `restore`: a restored pair whose access token was dead;
  * - `resume`: the app coming back after the refresh was due.
  */
-export type RefreshTrigger = 'proactive' | 'retry' | 'token-expired' | 'check' | 'expired-locally' | 'manual' | 'socket' | 'restore' | 'resume';
+export type RefreshTrigger =
+  'proactive' | 'retry' | 'token-expired' | 'check' | 'expired-locally' | 'manual' | 'socket' | 'restore' | 'resume';
 
 /** What {@link TokenAuthOptions.onRefresh} receives. */
 export interface RefreshEvent {

@@ -213,7 +213,11 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       let next: Live;
       try {
         const answer = await call('loginWithEmailPassword', (signal) => transport.login(email, password, signal));
-        next = record(readTokenPair(answer, 'loginWithEmailPassword', clock.now()), {}, answer.user as Partial<TokenUser> | undefined);
+        next = record(
+          readTokenPair(answer, 'loginWithEmailPassword', clock.now()),
+          {},
+          answer.user as Partial<TokenUser> | undefined,
+        );
         // The same user signing in again continues the epoch: operations waiting on a refresh replay with this pair.
         if (live?.user.id && live.user.id === next.user.id) next = { ...next, epoch: live.epoch };
       } catch (error) {
@@ -309,7 +313,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // restore is still reading. Nothing else revokes that epoch's pairs.
   function revokeNewest(old: Live | null, reading = restoring): Promise<unknown> | undefined {
     // A login's own pair, written before the read answered, is not the old session's.
-    if (!old) return reading?.then((pair) => (pair && pair.refreshToken !== live?.pair.refreshToken ? revoke(pair) : undefined));
+    if (!old)
+      return reading?.then((pair) =>
+        pair && pair.refreshToken !== live?.pair.refreshToken ? revoke(pair) : undefined,
+      );
     old.revoking = true;
     return Promise.resolve(old.refreshing).then(() => revoke(old.next ?? old.pair));
   }
@@ -342,7 +349,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         const done = () => resolve(clock.clearTimeout(deadline));
         const deadline = operation ? clock.setTimeout(done, since + OPERATION_WAIT - clock.now()) : undefined;
         joins.add(done);
-        Promise.resolve(signal.aborted || from.refreshing).then(done, reject).then(() => joins.delete(done));
+        Promise.resolve(signal.aborted || from.refreshing)
+          .then(done, reject)
+          .then(() => joins.delete(done));
       });
       if (signal.aborted) throw signal.reason;
       const now = live as Live | null;
@@ -362,7 +371,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // Settles once the rotation is applied, whatever it came to: waiters then read the state.
   async function rotate(from: Live, trigger: RefreshTrigger): Promise<void> {
     const wanted = () => live === from;
-    const notify = (outcome: RefreshEvent['outcome'], error?: unknown) => tell(options.onRefresh, { trigger, outcome, error });
+    const notify = (outcome: RefreshEvent['outcome'], error?: unknown) =>
+      tell(options.onRefresh, { trigger, outcome, error });
     // Never two refreshes back to back: the floor slows a storm (getRefreshFloor).
     await waitForFloor(from, trigger);
     if (signal.aborted) return;
@@ -375,7 +385,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       if (signal.aborted) return;
       if (!wanted()) return notify('superseded');
       // An uncertain refusal is retried like an outage, until the service has answered so REFUSALS times.
-      const uncertain = AuthRejectedError.is(error) && error.uncertain && (from.refusals = (from.refusals ?? 0) + 1) < REFUSALS;
+      const uncertain =
+        AuthRejectedError.is(error) && error.uncertain && (from.refusals = (from.refusals ?? 0) + 1) < REFUSALS;
       if (AuthRequestError.is(error) || uncertain) {
         retryLater(from, error as Error);
         if (BACKGROUND.test(trigger)) report(error);
@@ -429,7 +440,14 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     try {
       // A refresh the service answered as its bound ran out is read, not abandoned: its token is spent, and
       // submitting it again would be reuse.
-      return await bounded(clock, ms, () => new AuthRequestError(`${operation} got no answer within ${ms} ms.`, operation), run, outlives ? undefined : signal, operation === 'refreshToken' ? 1000 : 0);
+      return await bounded(
+        clock,
+        ms,
+        () => new AuthRequestError(`${operation} got no answer within ${ms} ms.`, operation),
+        run,
+        outlives ? undefined : signal,
+        operation === 'refreshToken' ? 1000 : 0,
+      );
     } catch (error) {
       if (AuthRejectedError.is(error) || AuthRequestError.is(error) || SessionEndedError.is(error)) throw error;
       throw new AuthRequestError(`${operation} failed.`, operation, undefined, error);
@@ -531,10 +549,18 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     };
     // Kept for a user the app knew, or a stored session (a token handler's cookie) refused at restore: not for
     // a cookie that turns out to be logged out. A login here starts afresh.
-    if (told && (was.pair.accessToken || reason === 'rejected')) ended = next && !elsewhere ? undefined : { reason, ...facts, at: clock.now() };
+    if (told && (was.pair.accessToken || reason === 'rejected'))
+      ended = next && !elsewhere ? undefined : { reason, ...facts, at: clock.now() };
     if (next) activate(next);
     // Signed out with the reason an app can show: a rejection, or why a session could not be had at all.
-    else publish(reason === 'rejected' ? { ...SIGNED_OUT, error } : cause instanceof Error ? { ...SIGNED_OUT, error: cause } : SIGNED_OUT);
+    else
+      publish(
+        reason === 'rejected'
+          ? { ...SIGNED_OUT, error }
+          : cause instanceof Error
+            ? { ...SIGNED_OUT, error: cause }
+            : SIGNED_OUT,
+      );
     if (told) tell(options.onSessionEnd, { reason, error: cause, ...facts });
   }
 

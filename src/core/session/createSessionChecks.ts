@@ -38,7 +38,10 @@ export function createSessionChecks(): SessionChecks {
   let lastQuiet = -Infinity;
   return {
     worth(failure, sent, now) {
-      const key = failure.replace(/"[^"]*"|'[^']*'|\d+/g, '#').trim().slice(0, 200);
+      const key = failure
+        .replace(/"[^"]*"|'[^']*'|\d+/g, '#')
+        .trim()
+        .slice(0, 200);
       if (learnt.has(key)) return undefined;
       if (sent.checked === key) {
         learnt.add(key);

@@ -31,7 +31,13 @@ export const NO_REFRESH: FloorState = { last: -Infinity, credit: FLOOR_BURST };
  *   for whole-second claims, so that 3-second tokens are renewed before they die; yet never within
  *   {@link LEAST_GAP} of the last, nor for a token that looks dead (a storm's, whose schedule lies in the past).
  */
-export function getRefreshFloor(trigger: RefreshTrigger, now: number, floor: number, state: FloorState, schedule?: TokenSchedule | null): number {
+export function getRefreshFloor(
+  trigger: RefreshTrigger,
+  now: number,
+  floor: number,
+  state: FloorState,
+  schedule?: TokenSchedule | null,
+): number {
   if (trigger === 'manual' || trigger === 'socket') return now;
   if (trigger === 'token-expired' || trigger === 'check') {
     const credit = creditAt(now, floor, state);

@@ -63,7 +63,9 @@ const after = (a: Version, b: Version) => a[0] > b[0] || (a[0] === b[0] && a[1] 
  * const auth = createTokenAuth({ uri, store: createBroadcastTokenStore() });
  * ```
  */
-export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = {}): SharedTokenStore & { close(): void } {
+export function createBroadcastTokenStore(
+  options: BroadcastTokenStoreOptions = {},
+): SharedTokenStore & { close(): void } {
   const clock = options.clock ?? systemClock;
   const name = options.name ?? 'apollo-link-token-pair';
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -77,8 +79,7 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
   let asks = 0;
   let closed = false;
 
-  const channel =
-    typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : undefined;
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : undefined;
   (channel as { unref?: () => void } | undefined)?.unref?.();
   const post = (message: Message) => {
     if (!closed) channel?.postMessage(message);
@@ -172,7 +173,8 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
     clear: () => write(null),
     subscribe: listeners.subscribe,
   };
-  return Object.assign(shareWith(
+  return Object.assign(
+    shareWith(
       store,
       { name, lock: options.lock },
       {
@@ -181,12 +183,14 @@ export function createBroadcastTokenStore(options: BroadcastTokenStoreOptions = 
         spend: (token) => post({ type: 'spend', from: id, token }),
         lost: (token) => [...spending.values()].includes(token),
       },
-    ), {
-    close() {
-      post({ type: 'bye', from: id });
-      closed = true;
-      channel?.close();
-      listeners.clear();
+    ),
+    {
+      close() {
+        post({ type: 'bye', from: id });
+        closed = true;
+        channel?.close();
+        listeners.clear();
+      },
     },
-  });
+  );
 }

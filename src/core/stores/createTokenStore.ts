@@ -39,7 +39,10 @@ const owners = new WeakSet<TokenStorage>();
  * ```
  */
 export function createTokenStore(storage: TokenStorage): TokenStore {
-  assertNotLocalStorage(storage, 'createTokenStore() must not be given localStorage: the spec forbids it for the refresh token.');
+  assertNotLocalStorage(
+    storage,
+    'createTokenStore() must not be given localStorage: the spec forbids it for the refresh token.',
+  );
   return withSeam(delegateTo(storage), (host) => {
     if (owners.has(storage)) throw new Error(OWNED);
     owners.add(storage);

@@ -74,13 +74,16 @@ export function openStore(store: TokenStore, host: StoreHost): StoreSeam {
   const open = (store as unknown as { [OPEN]?: (host: StoreHost) => StoreSeam })[OPEN];
   if (!open) {
     // createTokenStore refuses localStorage with the spec's reason.
-    throw new Error('`store` takes a store of this package, such as createTokenStore(yourStorage), never localStorage.');
+    throw new Error(
+      '`store` takes a store of this package, such as createTokenStore(yourStorage), never localStorage.',
+    );
   }
   return open(host);
 }
 
 /** The message of a store that a second live session opens. */
-export const OWNED = 'This store belongs to another session: share it through shareTokenStore(store), or dispose() that session first.';
+export const OWNED =
+  'This store belongs to another session: share it through shareTokenStore(store), or dispose() that session first.';
 
 /**
  * The rotation of a store one session owns: `write` stores the new pair while it is wanted, and empties the

@@ -39,7 +39,10 @@ export function openTokenHandlerStore(name: string): TokenStore {
     // earlier version tell theirs on the channel without the time, and follow none of these: they lag, and their
     // next refresh hands them the newest token without a rotation.
     const rotations = open<string | null>(`${name} rotations`, (token) => held && token && follow(token));
-    const timed = open<TimedToken | null>(`${name} rotations, timed`, (data) => held && data && follow(data.accessToken, data.receivedAt));
+    const timed = open<TimedToken | null>(
+      `${name} rotations, timed`,
+      (data) => held && data && follow(data.accessToken, data.receivedAt),
+    );
     return {
       load: () => COOKIE,
       async save(pair, wanted) {

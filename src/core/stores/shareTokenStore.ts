@@ -107,7 +107,8 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
   // A pair a session of this store submitted is taken from the store only while the store is known to be
   // current: after a failed write it may be a pair that was rotated already, and submitting it again is reuse.
   const stale = (token: string | null) => unsaved && spent.has(token!);
-  const isNew = (stored: TokenPair, ours: TokenPair) => stored.refreshToken !== ours.refreshToken && !stale(stored.refreshToken);
+  const isNew = (stored: TokenPair, ours: TokenPair) =>
+    stored.refreshToken !== ours.refreshToken && !stale(stored.refreshToken);
 
   return withSeam(Object.assign(delegateTo(store), { [SHARED]: true }), (host) => {
     const io = storeIO(store, host);
@@ -126,7 +127,12 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
       try {
         return await io.read();
       } catch (cause) {
-        throw new AuthRequestError('The token store could not be read: no refresh was sent.', 'store', undefined, cause);
+        throw new AuthRequestError(
+          'The token store could not be read: no refresh was sent.',
+          'store',
+          undefined,
+          cause,
+        );
       }
     };
 
@@ -155,7 +161,13 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         };
         const onClose = () => giveUp(new AuthRequestError('The session was disposed.', 'dispose'));
         const timer = clock.setTimeout(
-          () => giveUp(new AuthRequestError(`Waited ${lockTimeout / 1000} s for the "${name}" lock, which another session holds.`, 'lock')),
+          () =>
+            giveUp(
+              new AuthRequestError(
+                `Waited ${lockTimeout / 1000} s for the "${name}" lock, which another session holds.`,
+                'lock',
+              ),
+            ),
           wait,
         );
         closing.signal.addEventListener('abort', onClose);
@@ -203,7 +215,9 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         // answer until it thaws. Reading again once the lock is ours shows its new pair, not a sign-in form. A tab
         // that answers with an emptied store (a logout) ends the wait at once: the session follows that.
         const again = (found: TokenPair | null) =>
-          found || !peers.spend ? found : locked(async () => io.load()).catch((error: unknown) => (host.report(error), null));
+          found || !peers.spend
+            ? found
+            : locked(async () => io.load()).catch((error: unknown) => (host.report(error), null));
         return stored instanceof Promise ? stored.then(again).then(unspent) : unspent(stored);
       },
       save(pair, wanted) {
@@ -211,16 +225,19 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         // A pair waits for the lock, so that it does not land inside another session's refresh, but at most
         // SAVE_WAIT; by then a logout may have emptied the store, and the pair is not written.
         const write = () => io.queued(async () => void ((!wanted || wanted()) && (await put(pair))));
-        return (pair ? locked(write, Math.min(SAVE_WAIT, lockTimeout), true) : write()).catch(host.report).finally(() => {
-          if (--writing || !missed) return;
-          missed = false;
-          void follow();
-        });
+        return (pair ? locked(write, Math.min(SAVE_WAIT, lockTimeout), true) : write())
+          .catch(host.report)
+          .finally(() => {
+            if (--writing || !missed) return;
+            missed = false;
+            void follow();
+          });
       },
       rotate: (pair, renew, wanted) =>
         locked(async (): Promise<Rotation> => {
           const stored = await read();
-          if (stored === null && !unsaved) return { pair: null, reason: refused.has(pair.refreshToken) ? 'rejected' : undefined };
+          if (stored === null && !unsaved)
+            return { pair: null, reason: refused.has(pair.refreshToken) ? 'rejected' : undefined };
           if (stored && isNew(stored, pair)) return { pair: stored, adopted: true };
           // Its answer died with the realm that sent it: submitting it again is reuse, and the session is lost.
           if (peers.lost?.(pair.refreshToken)) return refuse(pair);
@@ -248,7 +265,9 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
                 return { pair: next };
               }
               await clearIfHolds(pair, now);
-              return now && wanted() && isNew(now, pair) ? { pair: now, adopted: true, orphan: next } : { pair: null, orphan: next };
+              return now && wanted() && isNew(now, pair)
+                ? { pair: now, adopted: true, orphan: next }
+                : { pair: null, orphan: next };
             });
           } finally {
             peers.spend?.(null);

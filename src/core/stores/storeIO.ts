@@ -10,7 +10,12 @@ const queues = new WeakMap<TokenStorage, Promise<unknown>>();
 /** Bounded reads and serialized, bounded writes of `store`, for the session `host`. */
 export function storeIO(store: TokenStorage, host: StoreHost) {
   const call = <T>(work: () => MaybePromise<T>) =>
-    bounded(host.clock, host.timeout, () => new AuthRequestError(`The token store did not answer within ${host.timeout} ms.`, 'store'), work);
+    bounded(
+      host.clock,
+      host.timeout,
+      () => new AuthRequestError(`The token store did not answer within ${host.timeout} ms.`, 'store'),
+      work,
+    );
   const read = (): MaybePromise<TokenPair | null> => {
     const settle = (value: unknown) => {
       if (isTokenPair(value)) return value;
@@ -24,7 +29,10 @@ export function storeIO(store: TokenStorage, host: StoreHost) {
   /** Runs `task` after every write queued before it; later writes wait for it. */
   const queued = <T>(task: () => Promise<T>): Promise<T> => {
     const run = (queues.get(store) ?? Promise.resolve()).then(task);
-    queues.set(store, run.catch(() => {}));
+    queues.set(
+      store,
+      run.catch(() => {}),
+    );
     return run;
   };
   /** Writes `pair` (or clears); resolves whether the store took it. */

@@ -31,11 +31,7 @@ export interface TimingClaims {
  * @returns `null` when the token has no usable `exp`, or when, without `iat`, it looks dead on arrival (the
  * clocks disagree and nothing tells by how much): it is then renewed only after `TOKEN_EXPIRED`.
  */
-export function getTokenSchedule(
-  claims: TimingClaims,
-  leadTime: number,
-  receivedAt?: number,
-): TokenSchedule | null {
+export function getTokenSchedule(claims: TimingClaims, leadTime: number, receivedAt?: number): TokenSchedule | null {
   const { exp, iat } = claims;
   if (!isSeconds(exp)) return null;
   // Timed by `exp` without `receivedAt`; with it, from `receivedAt` by the lifetime (`exp` against the local
@@ -46,7 +42,11 @@ export function getTokenSchedule(
   // Without a known lifetime, the lead time as it is; with one, at most 90 % of it, and for a life not longer
   // than the lead time, 15 % of it, or the second its whole-second claims may have lost and a twentieth (at most
   // half a life).
-  const lead = !(lifetime > 0) ? leadTime : leadTime < lifetime ? Math.min(leadTime, lifetime * 0.9) : Math.max(lifetime * 0.15, Math.min(1_000 + lifetime * 0.05, lifetime / 2));
+  const lead = !(lifetime > 0)
+    ? leadTime
+    : leadTime < lifetime
+      ? Math.min(leadTime, lifetime * 0.9)
+      : Math.max(lifetime * 0.15, Math.min(1_000 + lifetime * 0.05, lifetime / 2));
   return { expiresAt, refreshAt: expiresAt - lead };
 }
 

@@ -41,8 +41,17 @@ export function readTokenPair(value: unknown, operation: string, now: number): T
   if (!isTokenPair(value)) throw missing('refreshToken');
   try {
     decodeAccessToken(accessToken);
-    return { accessToken, refreshToken: value.refreshToken, receivedAt: now - Math.max(0, Number((value as { age?: unknown }).age) || 0) };
+    return {
+      accessToken,
+      refreshToken: value.refreshToken,
+      receivedAt: now - Math.max(0, Number((value as { age?: unknown }).age) || 0),
+    };
   } catch (cause) {
-    throw new AuthRequestError(`${operation} answered with an access token that is not a valid JWT.`, operation, undefined, cause);
+    throw new AuthRequestError(
+      `${operation} answered with an access token that is not a valid JWT.`,
+      operation,
+      undefined,
+      cause,
+    );
   }
 }

@@ -52,7 +52,13 @@ const SERVER_FAILURE = /^(408|429|5\d\d)$/;
  */
 export function createGraphQLTransport(options: GraphQLTransportOptions): TokenAuthTransport {
   const { documents = {} } = options;
-  const post = async (field: string, query: string, variables: Record<string, string>, signal: AbortSignal, token?: string) => {
+  const post = async (
+    field: string,
+    query: string,
+    variables: Record<string, string>,
+    signal: AbortSignal,
+    token?: string,
+  ) => {
     let status: number | undefined;
     let body: { data?: Record<string, unknown> | null; errors?: AuthRejectedError['errors'] } | null = null;
     const fail = (why: string, cause?: unknown) => new AuthRequestError(`${field} ${why}.`, field, status, cause);
@@ -92,7 +98,9 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
       return post(field, query, variables, signal);
     }
     if (SERVER_FAILURE.test(`${status}`) || (!errors.length && !refused)) {
-      throw fail(status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`);
+      throw fail(
+        status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`,
+      );
     }
     const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, status!), field, errors);
     // The call is the field's first word: login(WithEmailPassword), refresh(Token), logout.
@@ -111,7 +119,12 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
         signal,
       ),
     refresh: (token, signal) =>
-      post('refreshToken', documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`, { token }, signal),
+      post(
+        'refreshToken',
+        documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`,
+        { token },
+        signal,
+      ),
     logout: (pair, signal) =>
       post(
         'logout',

@@ -33,7 +33,10 @@ export interface TokenHandlerTransportOptions {
  * const auth = createTokenAuth({ transport: createTokenHandlerTransport('/auth') });
  * ```
  */
-export function createTokenHandlerTransport(basePath: string, options: TokenHandlerTransportOptions = {}): TokenAuthTransport {
+export function createTokenHandlerTransport(
+  basePath: string,
+  options: TokenHandlerTransportOptions = {},
+): TokenAuthTransport {
   const fetcher = options.fetch;
   const post = async (route: string, body: object, signal: AbortSignal) => {
     let response: Response;
@@ -59,9 +62,18 @@ export function createTokenHandlerTransport(basePath: string, options: TokenHand
     const ended = ({ NO_SESSION: 'no-session', SESSION_ENDED: 'logout' } as const)[code as string];
     if (ended) throw new SessionEndedError(ended);
     if (response.ok) return { ...answer, refreshToken: answer?.accessToken };
-    if (status === 401) throw new AuthRejectedError(rejectionMessage(route, message, status), route, [{ message, extensions: { code } }]);
-    if (status === 429 && route === 'login') throw new LoginThrottledError(message, Number(answer?.error?.retryAfter) || Number(response.headers.get('retry-after')) * 1000 || 0);
-    const failed = new AuthRequestError(`${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`, route, status);
+    if (status === 401)
+      throw new AuthRejectedError(rejectionMessage(route, message, status), route, [{ message, extensions: { code } }]);
+    if (status === 429 && route === 'login')
+      throw new LoginThrottledError(
+        message,
+        Number(answer?.error?.retryAfter) || Number(response.headers.get('retry-after')) * 1000 || 0,
+      );
+    const failed = new AuthRequestError(
+      `${route} failed with HTTP ${status}${code ? ` (${code}): ${message}` : ''}`,
+      route,
+      status,
+    );
     // The handler refuses this page (a misconfigured origin): no session can be had, and retrying will not help.
     if (status === 403 && route === 'refresh') throw new SessionEndedError('no-session', failed);
     throw failed;

@@ -40,5 +40,10 @@ const SERVICE_FAILURE = /^(SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_E
 export function isRefusal(error: AuthRejectedError, call: AuthCall): boolean | 'maybe' {
   const codes = error.errors.map((each) => `${each.extensions?.code ?? ''}`);
   if (codes.some((code) => SERVICE_FAILURE.test(code))) return false;
-  return call === 'login' || !codes.some((code) => code === 'INTERNAL_SERVER_ERROR' || code === 'unexpected') || speaksOfAuth(error.message) || 'maybe';
+  return (
+    call === 'login' ||
+    !codes.some((code) => code === 'INTERNAL_SERVER_ERROR' || code === 'unexpected') ||
+    speaksOfAuth(error.message) ||
+    'maybe'
+  );
 }

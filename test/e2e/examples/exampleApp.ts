@@ -13,7 +13,9 @@ export const exampleDir = (name: string) => join(__dirname, '../../../examples',
 export function requireInstalled(name: string, bin: string): string {
   const path = join(exampleDir(name), 'node_modules/.bin', bin);
   if (!existsSync(path)) {
-    throw new Error(`examples/${name} is not installed: run \`npm run build && npm run examples:install\` at the root first.`);
+    throw new Error(
+      `examples/${name} is not installed: run \`npm run build && npm run examples:install\` at the root first.`,
+    );
   }
   return path;
 }
@@ -41,18 +43,31 @@ export interface Child {
   kill(): Promise<void>;
 }
 
-export function run(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Child {
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Child {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   // Colours off: a tool that colours its output under CI would split the words a test waits for.
   const keep = (chunk: Buffer) => (output += String(chunk).replace(/\x1b\[[0-9;]*m/g, ''));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const within = <T,>(promise: Promise<T>, timeout: number, what: string) =>
+  const within = <T>(promise: Promise<T>, timeout: number, what: string) =>
     Promise.race([
       promise,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} took over ${timeout} ms:\n${output.slice(-3000)}`)), timeout).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`${what} took over ${timeout} ms:\n${output.slice(-3000)}`)),
+          timeout,
+        ).unref(),
+      ),
     ]);
   return {
     process: child,
@@ -64,7 +79,9 @@ export function run(command: string, args: readonly string[], options: { cwd: st
         const onData = () => look() && (child.stdout!.off('data', onData), child.stderr!.off('data', onData));
         child.stdout!.on('data', onData);
         child.stderr!.on('data', onData);
-        exit.then((code) => reject(new Error(`${command} ${args.join(' ')} exited (${code}) before ${pattern}:\n${output.slice(-3000)}`)));
+        exit.then((code) =>
+          reject(new Error(`${command} ${args.join(' ')} exited (${code}) before ${pattern}:\n${output.slice(-3000)}`)),
+        );
       });
       return within(seen, timeout, `waiting for ${pattern}`);
     },
@@ -72,7 +89,10 @@ export function run(command: string, args: readonly string[], options: { cwd: st
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
-      const stopped = await Promise.race([exit.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref())]);
+      const stopped = await Promise.race([
+        exit.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+      ]);
       if (!stopped) child.kill('SIGKILL');
     },
   };

@@ -22,12 +22,19 @@ beforeAll(async () => {
   // the API's graphql-ws URL is set at build (Next inlines NEXT_PUBLIC_* into the browser's bundle), for `?ticker`.
   await rm(join(dir, '.next'), { recursive: true, force: true });
   const wsUrl = graphqlUrl.replace(/^http/, 'ws');
-  const build = run(bin, ['build'], { cwd: dir, env: { NEXT_TELEMETRY_DISABLED: '1', NEXT_PUBLIC_GRAPHQL_WS_URL: wsUrl } });
+  const build = run(bin, ['build'], {
+    cwd: dir,
+    env: { NEXT_TELEMETRY_DISABLED: '1', NEXT_PUBLIC_GRAPHQL_WS_URL: wsUrl },
+  });
   expect(await build.exited(240_000), build.output()).toBe(0);
   port = await freePort();
   next = run(bin, ['start', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: dir,
-    env: { NEXT_TELEMETRY_DISABLED: '1', GRAPHQL_URL: graphqlUrl, TOKEN_HANDLER_SECRET: 'an-e2e-secret-of-at-least-32-bytes-long' },
+    env: {
+      NEXT_TELEMETRY_DISABLED: '1',
+      GRAPHQL_URL: graphqlUrl,
+      TOKEN_HANDLER_SECRET: 'an-e2e-secret-of-at-least-32-bytes-long',
+    },
   });
   await next.waitFor(/Ready in|started server/i, 60_000);
 }, 300_000);
@@ -109,13 +116,18 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     await signIn(page);
     // Past half the access token's life: the render renews the cookie's pair, and the API answers 503 to that.
     await new Promise((resolve) => setTimeout(resolve, (ACCESS_TOKEN_TTL / 2) * 1000 + 500));
-    api.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
+    api.faults.failNext.push({
+      field: 'refreshToken',
+      status: 503,
+      body: 'Service Unavailable',
+      contentType: 'text/plain',
+    });
     await reloadsUnchecked(page);
     expect(api.stats.reuseDetections).toBe(0);
     expect(errors).toEqual([]);
   });
 
-  it('reloaded while the API cannot answer the render\'s query: renders the session unchecked (200, not 500), then signed in', async () => {
+  it("reloaded while the API cannot answer the render's query: renders the session unchecked (200, not 500), then signed in", async () => {
     const { context, errors } = await newContext();
     const page = await context.newPage();
     await page.goto(url());
@@ -144,7 +156,7 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
 });
 
 describe('examples/nextjs built with NEXT_PUBLIC_GRAPHQL_WS_URL', () => {
-  it('shows the signed-in user\'s ticker events with ?ticker (graphql-ws from the page to the API), none without', async () => {
+  it("shows the signed-in user's ticker events with ?ticker (graphql-ws from the page to the API), none without", async () => {
     const { context, errors } = await newContext();
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
@@ -153,7 +165,10 @@ describe('examples/nextjs built with NEXT_PUBLIC_GRAPHQL_WS_URL', () => {
 
     await page.goto(`http://127.0.0.1:${port}/?ticker`);
     await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
-    await page.getByTestId('ticker').getByText(/^Tick \d+ for admin@demo\.test$/).waitFor();
+    await page
+      .getByTestId('ticker')
+      .getByText(/^Tick \d+ for admin@demo\.test$/)
+      .waitFor();
     expect(errors).toEqual([]);
   });
 });

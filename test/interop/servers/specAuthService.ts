@@ -34,7 +34,12 @@ export interface SpecAuthServiceOptions {
    * token again; `logoutKeepsAccess` kills only the refresh token at logout; `expInMilliseconds` writes `exp` in
    * ms; `hangRefresh` never answers `refreshToken`.
    */
-  faults?: { reusableRefreshTokens?: boolean; logoutKeepsAccess?: boolean; expInMilliseconds?: boolean; hangRefresh?: boolean };
+  faults?: {
+    reusableRefreshTokens?: boolean;
+    logoutKeepsAccess?: boolean;
+    expInMilliseconds?: boolean;
+    hangRefresh?: boolean;
+  };
 }
 
 /** A pair and the user, as `loginWithEmailPassword` answers. */
@@ -95,10 +100,23 @@ interface Session {
 
 /** Creates a {@link SpecAuthService} with {@link SPEC_USERS}. */
 export function createSpecAuthService(options: SpecAuthServiceOptions = {}): SpecAuthService {
-  const { accessTokenTtl = 900, refreshTokenTtl = 30 * 24 * 3600, now = Date.now, reuse = 'refuse', faults = {} } = options;
+  const {
+    accessTokenTtl = 900,
+    refreshTokenTtl = 30 * 24 * 3600,
+    now = Date.now,
+    reuse = 'refuse',
+    faults = {},
+  } = options;
   const secret = new TextEncoder().encode(`interop-${randomUUID()}`);
   const sessions = new Map<string, Session>();
-  const stats: SpecAuthStats = { logins: 0, loginSuccesses: 0, refreshes: 0, refreshSuccesses: 0, logouts: 0, meQueries: 0 };
+  const stats: SpecAuthStats = {
+    logins: 0,
+    loginSuccesses: 0,
+    refreshes: 0,
+    refreshSuccesses: 0,
+    logouts: 0,
+    meQueries: 0,
+  };
   let failing = 0;
   // Access tokens carry a serial number as `jti`: those up to this one count as expired.
   let serial = 0;

@@ -52,15 +52,26 @@ export async function startYogaSpec(options: SpecAuthServiceOptions = {}): Promi
         Subscription: {
           ticks: {
             // The token is checked when the subscription starts, so a refusal is its first and only result.
-            subscribe: (_: unknown, { interval, count }: { interval: number; count?: number | null }, context: SpecContext) =>
-              ticks(requireUser(context).id, interval, count),
+            subscribe: (
+              _: unknown,
+              { interval, count }: { interval: number; count?: number | null },
+              context: SpecContext,
+            ) => ticks(requireUser(context).id, interval, count),
           },
         },
       },
     }),
     // Over HTTP the token comes in the header; over graphql-ws in `connection_init`'s payload.
-    context: async ({ request, connectionParams }: { request?: Request; connectionParams?: Record<string, unknown> }) => ({
-      auth: await service.authenticate(request?.headers.get('authorization') ?? (connectionParams?.['authorization'] as string | undefined)),
+    context: async ({
+      request,
+      connectionParams,
+    }: {
+      request?: Request;
+      connectionParams?: Record<string, unknown>;
+    }) => ({
+      auth: await service.authenticate(
+        request?.headers.get('authorization') ?? (connectionParams?.['authorization'] as string | undefined),
+      ),
     }),
     logging: false,
   });

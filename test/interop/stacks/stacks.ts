@@ -16,12 +16,18 @@ export interface Stack {
   readonly refusalCode: string | undefined;
 }
 
-const node = (script: string, loader?: string): StackCommand => ({ command: process.execPath, args: [...(loader ? ['--import', loader] : []), script] });
-const needsNodeStacks = () => (nodeStacksInstalled() ? undefined : 'the Node stacks are not installed: npm run interop:install');
-const needs = (...commands: string[]) => () => {
-  const absent = commands.filter((command) => !hasCommand(command));
-  return absent.length ? `${absent.join(', ')} not found (.ci/run installs the Debian packages)` : undefined;
-};
+const node = (script: string, loader?: string): StackCommand => ({
+  command: process.execPath,
+  args: [...(loader ? ['--import', loader] : []), script],
+});
+const needsNodeStacks = () =>
+  nodeStacksInstalled() ? undefined : 'the Node stacks are not installed: npm run interop:install';
+const needs =
+  (...commands: string[]) =>
+  () => {
+    const absent = commands.filter((command) => !hasCommand(command));
+    return absent.length ? `${absent.join(', ')} not found (.ci/run installs the Debian packages)` : undefined;
+  };
 const python = '/usr/bin/python3';
 const hasPythonModules = () => {
   try {
@@ -43,21 +49,54 @@ const hasRubyGems = () => {
 
 /** The eight stacks, each written as its own docs teach (README.md of this folder). */
 export const STACKS: readonly Stack[] = [
-  { name: 'Apollo Server 5', missing: () => undefined, prepare: () => node('apollo-server/server.ts', 'tsx'), refusalCode: 'INTERNAL_SERVER_ERROR' },
-  { name: 'GraphQL Yoga 5', missing: () => undefined, prepare: () => node('yoga/server.ts', 'tsx'), refusalCode: undefined },
-  { name: 'Mercurius 16 (Fastify 5)', missing: needsNodeStacks, prepare: () => node('mercurius/server.mjs'), refusalCode: undefined },
-  { name: 'graphql-http 1', missing: needsNodeStacks, prepare: () => node('graphql-http/server.mjs'), refusalCode: undefined },
+  {
+    name: 'Apollo Server 5',
+    missing: () => undefined,
+    prepare: () => node('apollo-server/server.ts', 'tsx'),
+    refusalCode: 'INTERNAL_SERVER_ERROR',
+  },
+  {
+    name: 'GraphQL Yoga 5',
+    missing: () => undefined,
+    prepare: () => node('yoga/server.ts', 'tsx'),
+    refusalCode: undefined,
+  },
+  {
+    name: 'Mercurius 16 (Fastify 5)',
+    missing: needsNodeStacks,
+    prepare: () => node('mercurius/server.mjs'),
+    refusalCode: undefined,
+  },
+  {
+    name: 'graphql-http 1',
+    missing: needsNodeStacks,
+    prepare: () => node('graphql-http/server.mjs'),
+    refusalCode: undefined,
+  },
   {
     name: 'NestJS 11 (@nestjs/apollo 13)',
     missing: needsNodeStacks,
     prepare: once(() => {
-      execFileSync(join(STACKS_DIR, 'node_modules/.bin/tsc'), ['-p', 'nestjs/tsconfig.json'], { cwd: STACKS_DIR, stdio: 'inherit' });
+      execFileSync(join(STACKS_DIR, 'node_modules/.bin/tsc'), ['-p', 'nestjs/tsconfig.json'], {
+        cwd: STACKS_DIR,
+        stdio: 'inherit',
+      });
       return { command: process.execPath, args: ['nestjs/dist/main.js'], env: { NODE_ENV: 'production' } };
     }),
     refusalCode: 'UNAUTHENTICATED',
   },
-  { name: 'Python graphene 2', missing: hasPythonModules, prepare: () => ({ command: python, args: ['graphene/server.py'] }), refusalCode: undefined },
-  { name: 'Ruby graphql-ruby 1.13', missing: hasRubyGems, prepare: () => ({ command: 'ruby', args: ['graphql-ruby/server.rb'] }), refusalCode: undefined },
+  {
+    name: 'Python graphene 2',
+    missing: hasPythonModules,
+    prepare: () => ({ command: python, args: ['graphene/server.py'] }),
+    refusalCode: undefined,
+  },
+  {
+    name: 'Ruby graphql-ruby 1.13',
+    missing: hasRubyGems,
+    prepare: () => ({ command: 'ruby', args: ['graphql-ruby/server.rb'] }),
+    refusalCode: undefined,
+  },
   {
     name: 'Go graph-gophers/graphql-go 1.5',
     missing: needs('go'),
@@ -66,7 +105,14 @@ export const STACKS: readonly Stack[] = [
       // Debian's Go packages in GOPATH mode: no module proxy is reachable here.
       execFileSync('go', ['build', '-o', binary, '.'], {
         cwd: join(STACKS_DIR, 'graphql-go'),
-        env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode', GOPROXY: 'off', GOFLAGS: '', GOCACHE: join(buildDir(), 'cache') },
+        env: {
+          ...process.env,
+          GO111MODULE: 'off',
+          GOPATH: '/usr/share/gocode',
+          GOPROXY: 'off',
+          GOFLAGS: '',
+          GOCACHE: join(buildDir(), 'cache'),
+        },
         stdio: 'inherit',
       });
       return { command: binary, args: [] };

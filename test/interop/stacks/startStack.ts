@@ -36,7 +36,11 @@ export interface StackCommand {
  * Starts `stack` on 127.0.0.1 on an ephemeral port and resolves once it printed its URL; rejects with what it
  * printed when it exits first or takes over `timeout` ms.
  */
-export async function startStack(stack: StackCommand, options: StackOptions = {}, timeout = 30_000): Promise<StackServer> {
+export async function startStack(
+  stack: StackCommand,
+  options: StackOptions = {},
+  timeout = 30_000,
+): Promise<StackServer> {
   const child = spawn(stack.command, [...stack.args], {
     cwd: STACKS_DIR,
     env: {
@@ -79,7 +83,10 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   process.kill(child.pid!, 'SIGTERM');
-  const timer = setTimeout(() => child.exitCode === null && child.signalCode === null && process.kill(child.pid!, 'SIGKILL'), 2_000);
+  const timer = setTimeout(
+    () => child.exitCode === null && child.signalCode === null && process.kill(child.pid!, 'SIGKILL'),
+    2_000,
+  );
   await exited;
   clearTimeout(timer);
 }

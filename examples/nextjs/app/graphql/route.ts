@@ -6,5 +6,8 @@ export async function POST(request: Request) {
     headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
     body: await request.text(),
   });
-  return new Response(response.body, { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' } });
+  return new Response(response.body, {
+    status: response.status,
+    headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' },
+  });
 }

@@ -74,7 +74,10 @@ export class AuthService {
     const refresh: RefreshTokenPayload = { sub: user.id, sid, typ: 'refresh' };
     return {
       accessToken: await this.jwtService.signAsync(access, { jwtid: randomUUID() }),
-      refreshToken: await this.jwtService.signAsync(refresh, { jwtid: refreshJti, expiresIn: jwtConstants.refreshTokenTtl }),
+      refreshToken: await this.jwtService.signAsync(refresh, {
+        jwtid: refreshJti,
+        expiresIn: jwtConstants.refreshTokenTtl,
+      }),
     };
   }
 
