@@ -6,7 +6,8 @@
  * @module apollo-link-token-pair
  */
 export { createTokenAuth, type TokenAuth } from './createTokenAuth';
-export type { TokenAuthOptions, SessionEndEvent, RefreshEvent, RefreshTrigger } from './core/session/TokenAuthOptions';
+export type { TokenAuthOptions, SessionEndEvent, RefreshEvent } from './core/session/TokenAuthOptions';
+export type { RefreshTrigger } from './core/session/refreshTriggers';
 export type { TokenAuthState, TokenUser, SessionEnd } from './core/session/TokenAuthState';
 export type { TokenPair, TokenStore, TokenStorage, MaybePromise } from './core/stores/TokenStore';
 export { createMemoryTokenStore } from './core/stores/createMemoryTokenStore';

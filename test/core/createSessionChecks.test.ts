@@ -34,7 +34,9 @@ describe('createSessionChecks: which doubtful failures cost a refresh', () => {
     expect(checks.worth('Not authenticated', fresh, 0)).toBe('Not authenticated');
     expect(checks.worth('Not authenticated', fresh, 100)).toBe('Not authenticated');
     // Said again to the very pair its check brought: the operation's own error, never checked again.
-    expect(checks.worth('Not authenticated', { checked: 'Not authenticated' }, 200)).toBeUndefined();
+    const renewed = {};
+    checks.brought(renewed, 'Not authenticated');
+    expect(checks.worth('Not authenticated', renewed, 200)).toBeUndefined();
     expect(checks.worth('Not authenticated', fresh, 300)).toBeUndefined();
   });
 
@@ -49,7 +51,9 @@ describe('createSessionChecks: which doubtful failures cost a refresh', () => {
   it('takes failures that differ by their numbers or quoted parts as one', () => {
     const checks = createSessionChecks();
     expect(checks.worth('Club 12 not found', fresh, 0)).toBe('Club # not found');
-    expect(checks.worth('Club 13 not found', { checked: 'Club # not found' }, 100)).toBeUndefined();
+    const renewed = {};
+    checks.brought(renewed, 'Club # not found');
+    expect(checks.worth('Club 13 not found', renewed, 100)).toBeUndefined();
     expect(checks.worth('Club 14 not found', fresh, 120_000)).toBeUndefined();
     expect(checks.worth('Not authenticated for "alice"', fresh, 0)).toBe('Not authenticated for #');
   });

@@ -50,7 +50,7 @@ describe('getRefreshFloor: when a refresh may go out', () => {
     ],
     ['no schedule: the whole floor', 'expired-locally', 300, justRotated, null, 5_000],
   ])('%s', (_name, trigger, now, state, schedule, expected) => {
-    expect(getRefreshFloor(trigger, now, FLOOR, state, schedule)).toBe(expected);
+    expect(getRefreshFloor({ trigger, now, floor: FLOOR, state, schedule })).toBe(expected);
   });
 
   it('a storm of TOKEN_EXPIRED gets one refresh per floor, after the first two', () => {
@@ -59,7 +59,7 @@ describe('getRefreshFloor: when a refresh may go out', () => {
     // The server refuses every new token at once: each refresh is asked for again 10 ms after it went out.
     let now = 0;
     while (now < 60_000) {
-      now = getRefreshFloor('token-expired', now, FLOOR, state);
+      now = getRefreshFloor({ trigger: 'token-expired', now, floor: FLOOR, state });
       sent.push(now);
       state = spendFloor(now, FLOOR, state);
       now += 10;

@@ -1,23 +1,34 @@
 import type { Clock } from './Clock';
 import type { MaybePromise } from '../stores/TokenStore';
 
+/** How {@link bounded} bounds a piece of work. */
+export interface Bound {
+  readonly clock: Clock;
+  /** How long the work may take, in ms. */
+  readonly ms: number;
+  /** The error the result rejects with when `ms` runs out. */
+  readonly timeout: () => Error;
+  /** Aborts the work too, with its reason: the session's dispose(). */
+  readonly signal?: AbortSignal;
+  /**
+   * How long an answer that came in as the bound ran out gets to be read first (ms, default 0). After a page was
+   * frozen, or a machine slept, its timer and the answer's events run together at the thaw, the timer often
+   * first, however little past due it was.
+   */
+  readonly grace?: number;
+}
+
 /**
- * Runs `work` with an `AbortSignal`, and settles within `ms` (plus `grace`): past it, or when `outer` aborts, the
- * signal aborts and the result rejects (with `timeout()`, or the outer signal's reason) even if `work` ignores the
- * signal.
+ * Runs `work` with an `AbortSignal`, and settles within `bound.ms` (plus its `grace`): past it, or when
+ * `bound.signal` aborts, the work's signal aborts and the result rejects (with `timeout()`, or the outer signal's
+ * reason) even if `work` ignores the signal.
  *
  * @remarks
  * Everything the app supplies (a store, a lock, a transport, a `fetch`) can hang; every wait on it goes through
  * here. A synchronous answer is returned as it is, with no promise and no timer.
  */
-export function bounded<T>(
-  clock: Clock,
-  ms: number,
-  timeout: () => Error,
-  work: (signal: AbortSignal) => MaybePromise<T>,
-  outer?: AbortSignal,
-  grace = 0,
-): MaybePromise<T> {
+export function bounded<T>(work: (signal: AbortSignal) => MaybePromise<T>, bound: Bound): MaybePromise<T> {
+  const { clock, ms, timeout, signal: outer, grace = 0 } = bound;
   const controller = new AbortController();
   if (outer?.aborted) return Promise.reject(outer.reason);
   const result = work(controller.signal);
@@ -28,13 +39,8 @@ export function bounded<T>(
       reject(error);
     };
     const onAbort = () => stop(outer!.reason);
-    // `grace`: an answer that came in as the bound ran out gets that long to be read first. After a page was
-    // frozen, or a machine slept, its timer and the answer's events run together at the thaw, the timer often
-    // first, however little past due it was.
-    let timer = clock.setTimeout(
-      () => (grace ? (timer = clock.setTimeout(() => stop(timeout()), grace)) : stop(timeout())),
-      ms,
-    );
+    const expire = () => stop(timeout());
+    let timer = clock.setTimeout(() => (grace ? (timer = clock.setTimeout(expire, grace)) : expire()), ms);
     outer?.addEventListener('abort', onAbort);
     result.then(resolve, reject).finally(() => {
       clock.clearTimeout(timer);

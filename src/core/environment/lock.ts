@@ -35,3 +35,6 @@ export function createLock(): Lock {
     return run;
   };
 }
+
+/** How long a shared store's lock is waited for when the app sets no `lockTimeout`, in ms. */
+export const DEFAULT_LOCK_WAIT = 20_000;

@@ -3,6 +3,7 @@ import type { Clock } from '../environment/Clock';
 import type { ResumeSource } from '../environment/ResumeSource';
 import type { SessionEndReason } from '../errors/SessionEndedError';
 import type { SessionEnd } from './TokenAuthState';
+import type { RefreshTrigger } from './refreshTriggers';
 import type { AuthRejectedError } from '../errors/AuthRejectedError';
 import type { AuthCall } from '../transports/isRefusal';
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
@@ -134,21 +135,6 @@ export interface SessionEndEvent extends Pick<SessionEnd, 'elsewhere' | 'rejecti
   readonly error?: unknown;
 }
 
-/**
- * What started a refresh:
- * - `proactive`: the timer, before the access token expires;
- * - `retry`: a retry after a refresh that failed without a verdict (network, 5xx, timeout);
- * - `token-expired`: an operation answered `TOKEN_EXPIRED` (or refused as unauthenticated);
- * - `check`: an operation refused with an error that may mean the session is dead (no code, or one that says
- *   nothing): the refresh tells whether it is;
- * - `expired-locally`: an operation whose token was already dead by the local clock;
- * - `manual`: the app's `refresh()`;
- * - `socket`: a subscription socket whose token the server refused (`./ws`);
- * - `restore`: a restored pair whose access token was dead;
- * - `resume`: the app coming back after the refresh was due.
- */
-export type RefreshTrigger =
-  'proactive' | 'retry' | 'token-expired' | 'check' | 'expired-locally' | 'manual' | 'socket' | 'restore' | 'resume';
 
 /** What {@link TokenAuthOptions.onRefresh} receives. */
 export interface RefreshEvent {

@@ -1,6 +1,6 @@
 import type { TokenClaims } from '../tokens/readTokenPair';
 import type { SessionEndReason } from '../errors/SessionEndedError';
-import type { RefreshTrigger } from './TokenAuthOptions';
+import type { RefreshTrigger } from './refreshTriggers';
 
 /** The signed-in user, as far as the client knows it. */
 export interface TokenUser {

@@ -1,17 +1,14 @@
 import { speaksOfAuth } from '../../shared/speaksOfAuth';
 
-/** An operation's pair, as far as the checks need it: the failure whose check brought it, if any. */
-export interface CheckedPair {
-  readonly checked?: string;
-}
-
 /** Decides which doubtful failures are worth a refresh to check the session. See {@link createSessionChecks}. */
 export interface SessionChecks {
   /**
-   * The failure's key when an operation sent with `sent` and refused with `failure` is worth a check now;
+   * The failure's key when an operation sent with the pair `sent` and refused with `failure` is worth a check now;
    * `undefined` when it is not.
    */
-  worth(failure: string, sent: CheckedPair, now: number): string | undefined;
+  worth(failure: string, sent: object, now: number): string | undefined;
+  /** The check of the failure `key` renewed the session into `pair`. */
+  brought(pair: object, key: string): void;
 }
 
 // A failure that does not speak of the session is checked at most once in this long: over 10 minutes of such
@@ -35,6 +32,8 @@ const LEARNT = 64;
  */
 export function createSessionChecks(): SessionChecks {
   const learnt = new Set<string>();
+  // The failure whose check brought each pair: said again to that pair, it is the operation's, not the session's.
+  const checked = new WeakMap<object, string>();
   let lastQuiet = -Infinity;
   return {
     worth(failure, sent, now) {
@@ -43,7 +42,7 @@ export function createSessionChecks(): SessionChecks {
         .trim()
         .slice(0, 200);
       if (learnt.has(key)) return undefined;
-      if (sent.checked === key) {
+      if (checked.get(sent) === key) {
         learnt.add(key);
         if (learnt.size > LEARNT) learnt.delete(learnt.values().next().value!);
         return undefined;
@@ -52,6 +51,9 @@ export function createSessionChecks(): SessionChecks {
       if (now - lastQuiet < QUIET_INTERVAL) return undefined;
       lastQuiet = now;
       return key;
+    },
+    brought(pair, key) {
+      checked.set(pair, key);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { TokenSchedule } from '../tokens/getTokenSchedule';
-import type { RefreshTrigger } from './TokenAuthOptions';
+import { REFRESH_TRIGGERS, type RefreshTrigger } from './refreshTriggers';
 
 /** What the floor remembers of the refreshes sent: when the last went out, and the credit left after it. */
 export interface FloorState {
@@ -14,11 +14,24 @@ export const FLOOR_BURST = 2;
 // A short-lived token renewed on its own schedule, ahead of the floor, still leaves this much between two refreshes.
 const LEAST_GAP = 1_000;
 
+/** What {@link getRefreshFloor} is asked. */
+export interface FloorQuery {
+  readonly trigger: RefreshTrigger;
+  /** When the refresh is asked for. */
+  readonly now: number;
+  /** The floor between refreshes, in ms (the `refreshFloor` option). */
+  readonly floor: number;
+  readonly state: FloorState;
+  /** The schedule of the pair to renew: a short-lived token is renewed on it, ahead of the floor. */
+  readonly schedule?: TokenSchedule | null;
+}
+
 /** The floor before the first refresh of a session. */
 export const NO_REFRESH: FloorState = { last: -Infinity, credit: FLOOR_BURST };
 
 /**
  * When a refresh that `trigger` asks for at `now` may go out, under a floor of `floor` ms between refreshes.
+ * How each trigger is timed is in {@link REFRESH_TRIGGERS}.
  *
  * @remarks
  * The floor is there to slow a storm, not a user:
@@ -31,15 +44,10 @@ export const NO_REFRESH: FloorState = { last: -Infinity, credit: FLOOR_BURST };
  *   for whole-second claims, so that 3-second tokens are renewed before they die; yet never within
  *   {@link LEAST_GAP} of the last, nor for a token that looks dead (a storm's, whose schedule lies in the past).
  */
-export function getRefreshFloor(
-  trigger: RefreshTrigger,
-  now: number,
-  floor: number,
-  state: FloorState,
-  schedule?: TokenSchedule | null,
-): number {
-  if (trigger === 'manual' || trigger === 'socket') return now;
-  if (trigger === 'token-expired' || trigger === 'check') {
+export function getRefreshFloor({ trigger, now, floor, state, schedule }: FloorQuery): number {
+  const timing = REFRESH_TRIGGERS[trigger].floor;
+  if (timing === 'none') return now;
+  if (timing === 'credit') {
     const credit = creditAt(now, floor, state);
     // Out of credit: a storm, one refresh per floor.
     return credit >= 1 ? now : Math.max(now + (1 - credit) * floor, state.last + floor);

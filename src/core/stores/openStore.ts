@@ -53,6 +53,8 @@ export interface StoreSeam {
    * store): a refresh on the wire is then not worth keeping the process alive for at `dispose()`.
    */
   readonly volatile?: boolean;
+  /** How long a refresh may wait for the store's lock (a shared store's `lockTimeout`), in ms. */
+  readonly lockWait?: number;
 }
 
 // Every store value carries how a session opens it: the seam of a store comes with the store an app imports,

@@ -1,6 +1,6 @@
 import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
-import { createLock, type Lock } from '../environment/lock';
+import { createLock, DEFAULT_LOCK_WAIT, type Lock } from '../environment/lock';
 import { type Rotation, withSeam } from './openStore';
 import { delegateTo } from './delegateTo';
 import { storeIO } from './storeIO';
@@ -99,7 +99,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
   if (SHARED in store) return store as unknown as SharedTokenStore;
   const lock = options.lock ?? createLock();
   const name = options.name ?? 'apollo-link-token-pair';
-  const lockTimeout = options.lockTimeout ?? 20_000;
+  const lockTimeout = options.lockTimeout ?? DEFAULT_LOCK_WAIT;
   const { refused } = peers;
   const spent = new Set<string>();
   // The last write failed: the store may hold an older pair, or nothing, where a session holds a newer one.
@@ -202,6 +202,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
     const unsubscribe = store.subscribe?.(() => void follow());
 
     return {
+      lockWait: lockTimeout,
       load() {
         // A pair followed while the store was read (a frozen tab's answer) is what the session holds: the read's
         // result is then not, and the next change must still be followed.

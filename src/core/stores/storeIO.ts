@@ -10,12 +10,11 @@ const queues = new WeakMap<TokenStorage, Promise<unknown>>();
 /** Bounded reads and serialized, bounded writes of `store`, for the session `host`. */
 export function storeIO(store: TokenStorage, host: StoreHost) {
   const call = <T>(work: () => MaybePromise<T>) =>
-    bounded(
-      host.clock,
-      host.timeout,
-      () => new AuthRequestError(`The token store did not answer within ${host.timeout} ms.`, 'store'),
-      work,
-    );
+    bounded(work, {
+      clock: host.clock,
+      ms: host.timeout,
+      timeout: () => new AuthRequestError(`The token store did not answer within ${host.timeout} ms.`, 'store'),
+    });
   const read = (): MaybePromise<TokenPair | null> => {
     const settle = (value: unknown) => {
       if (isTokenPair(value)) return value;

@@ -1,0 +1,48 @@
+import { systemClock, type Clock } from '../environment/Clock';
+import type { ResumeSource } from '../environment/ResumeSource';
+import { createMemoryTokenStore } from '../stores/createMemoryTokenStore';
+import type { TokenStore } from '../stores/TokenStore';
+import { createGraphQLTransport, type GraphQLTransportOptions } from '../transports/createGraphQLTransport';
+import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
+import { getRetryDelay } from './getRetryDelay';
+import type { TokenAuthOptions } from './TokenAuthOptions';
+
+/** The options of a session with every default applied: read once, at its start. */
+export interface SessionConfig {
+  readonly clock: Clock;
+  readonly transport: TokenAuthTransport;
+  readonly store: TokenStore;
+  readonly refreshFloor: number;
+  readonly storeTimeout: number;
+  readonly refreshTimeout: number;
+  readonly refreshLeadTime: number;
+  readonly roleClaim: string;
+  readonly retryDelay: (attempt: number) => number;
+  readonly resume: ResumeSource | undefined;
+  readonly onRefresh: TokenAuthOptions['onRefresh'];
+  readonly onSessionEnd: TokenAuthOptions['onSessionEnd'];
+  readonly onError: TokenAuthOptions['onError'];
+}
+
+/** Reads `options`, with the defaults each option's TSDoc states. */
+export function readSessionOptions(options: TokenAuthOptions): SessionConfig {
+  // The GraphQL transport reads its options (`uri`, `fetch`, `headers`, `isRefusal`) from these.
+  const transport = options.transport ?? createGraphQLTransport(options as GraphQLTransportOptions);
+  const { retryDelay = getRetryDelay } = options;
+  return {
+    clock: options.clock ?? systemClock,
+    transport,
+    // A transport that decides where the pair lives (a token handler's) has the last word.
+    store: transport.store ?? options.store ?? createMemoryTokenStore(),
+    refreshFloor: options.refreshFloor ?? 5_000,
+    storeTimeout: options.storeTimeout ?? 10_000,
+    refreshTimeout: options.refreshTimeout ?? 30_000,
+    refreshLeadTime: options.refreshLeadTime ?? 150_000,
+    roleClaim: options.roleClaim ?? 'role',
+    retryDelay: typeof retryDelay === 'number' ? () => retryDelay : retryDelay,
+    resume: options.refreshOnResume || undefined,
+    onRefresh: options.onRefresh,
+    onSessionEnd: options.onSessionEnd,
+    onError: options.onError,
+  };
+}
