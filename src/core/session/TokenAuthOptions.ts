@@ -135,7 +135,6 @@ export interface SessionEndEvent extends Pick<SessionEnd, 'elsewhere' | 'rejecti
   readonly error?: unknown;
 }
 
-
 /** What {@link TokenAuthOptions.onRefresh} receives. */
 export interface RefreshEvent {
   /** What started the refresh; later callers joined it. */

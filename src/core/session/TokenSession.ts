@@ -1,29 +1,12 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { SessionEndedError } from '../errors/SessionEndedError';
-import { openStore } from '../stores/openStore';
 import type { TokenPair } from '../stores/TokenStore';
 import { readTokenPair } from '../tokens/readTokenPair';
-import { createAuthCalls } from './createAuthCalls';
 import { createRefresher } from './createRefresher';
-import { createReporter } from './createReporter';
-import { createSessionChecks } from './createSessionChecks';
-import { createSessionState } from './createSessionState';
-import { createWaits } from './createWaits';
 import { describeEnd, type Ending } from './describeEnd';
-import { readSessionOptions } from './readSessionOptions';
-import { getOperationWait } from './sessionLimits';
-import { getSessionMode } from './sessionMode';
-import {
-  createRecord,
-  isDead,
-  LOADING,
-  SIGNED_OUT,
-  stateOf,
-  timeSeenPair,
-  type Epoch,
-  type Live,
-  type SessionRecord,
-} from './SessionRecord';
+import { openSessionParts } from './openSessionParts';
+import { createRecord, isDead, SIGNED_OUT, stateOf, timeSeenPair } from './SessionRecord';
+import type { Epoch, Live, SessionRecord } from './SessionRecord';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
 
@@ -106,32 +89,10 @@ export interface TokenSession {
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
-  const config = readSessionOptions(options);
+  const parts = openSessionParts(options, follow);
+  const { config, reporter, signal, seam, mode, calls, waits, checks, state } = parts;
   const { clock, transport } = config;
-  const reporter = createReporter(config.onError);
-  const abort = new AbortController();
-  const { signal } = abort;
-  const seam = openStore(config.store, { clock, timeout: config.storeTimeout, report: reporter.report, adopt: follow });
-  const mode = getSessionMode(transport, seam);
-  const calls = createAuthCalls({ clock, transport, timeout: config.refreshTimeout, signal, report: reporter.report });
-  const waits = createWaits(clock, signal);
-  const checks = createSessionChecks();
-  const state = createSessionState(LOADING, reporter);
-  const refresher = createRefresher({
-    config,
-    seam,
-    mode,
-    waits,
-    calls,
-    reporter,
-    signal,
-    operationWait: getOperationWait(seam.lockWait),
-    live: () => live,
-    show: (record) => live === record && state.publish(stateOf(record)),
-    take: (pair, from) => switchTo(record(pair, from)),
-    timeSeen: (pair) => timeSeenPair(pair, clock.now(), config),
-    end,
-  });
+  const refresher = createRefresher({ ...parts, live: () => live, switchTo, end });
   const stops = [config.resume?.subscribe(refresher.resumed), seam.close];
 
   let live: SessionRecord | null = null;
@@ -227,7 +188,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         sent = undefined;
         void seam.save(null);
       }
-      abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
+      parts.abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
       waits.releaseAll();
       refresher.schedule(null);
       state.clear();
@@ -264,7 +225,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   function revokeNewest(old: SessionRecord | null, reading = restoring): Promise<unknown> | undefined {
     // A login's own pair, written before the read answered, is not the old session's.
     if (!old) {
-      return reading?.then((pair) => (pair && pair.refreshToken !== live?.pair.refreshToken ? calls.revoke(pair) : undefined));
+      return reading?.then((pair) =>
+        pair && pair.refreshToken !== live?.pair.refreshToken ? calls.revoke(pair) : undefined,
+      );
     }
     old.revoking = true;
     return Promise.resolve(old.refreshing).then(() => calls.revoke(old.next ?? old.pair));

@@ -1,41 +1,24 @@
-import type { Rotation, StoreSeam } from '../stores/openStore';
+import type { Rotation } from '../stores/openStore';
 import type { TokenPair } from '../stores/TokenStore';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import { readTokenPair } from '../tokens/readTokenPair';
-import type { AuthCalls } from './createAuthCalls';
-import type { Reporter } from './createReporter';
 import { createRefreshTimer } from './RefreshTimer';
-import type { Waits } from './createWaits';
 import type { Ending } from './describeEnd';
 import { getRefreshFloor, NO_REFRESH, spendFloor, type FloorState } from './getRefreshFloor';
 import { isUncertainRefusal, judgeRefreshFailure } from './judgeRefreshFailure';
 import { afterJoin, beforeJoin } from './operationWait';
-import type { SessionConfig } from './readSessionOptions';
+import type { SessionParts } from './openSessionParts';
 import { REFRESH_TRIGGERS, type RefreshTrigger } from './refreshTriggers';
-import type { Live, SessionRecord } from './SessionRecord';
-import type { SessionMode } from './sessionMode';
+import { createRecord, stateOf, timeSeenPair, type Live, type SessionRecord } from './SessionRecord';
+import { getOperationWait } from './sessionLimits';
 import type { RefreshEvent } from './TokenAuthOptions';
 
-/** What the refresher needs from its session. */
-export interface RefresherHost {
-  readonly config: SessionConfig;
-  readonly seam: StoreSeam;
-  readonly mode: SessionMode;
-  readonly waits: Waits;
-  readonly calls: AuthCalls;
-  readonly reporter: Reporter;
-  /** The session's dispose(). */
-  readonly signal: AbortSignal;
-  /** How long an operation waits at most for a pair, in ms. */
-  readonly operationWait: number;
+/** What the refresher needs from its session: its parts, and its live record. */
+export interface RefresherHost extends Omit<SessionParts, 'abort' | 'checks'> {
   /** The live record. */
   live(): SessionRecord | null;
-  /** Shows the state of `record` (its retry or its wait for the floor changed) if it is still live. */
-  show(record: SessionRecord): void;
-  /** A rotation of `from` brought `pair` (adopted pairs timed already): it becomes the live record. */
-  take(pair: TokenPair, from: SessionRecord): void;
-  /** Times a pair another session stored (see `timeSeenPair`). */
-  timeSeen(pair: TokenPair): TokenPair;
+  /** Makes `record` the live one. */
+  switchTo(record: SessionRecord): void;
   end(ending: Ending): void;
 }
 
@@ -56,8 +39,9 @@ export interface Refresher {
 
 /** Creates the {@link Refresher} of a session. See {@link RefresherHost}. */
 export function createRefresher(host: RefresherHost): Refresher {
-  const { config, seam, mode, waits, calls, reporter, signal } = host;
+  const { config, seam, mode, waits, calls, reporter, state, signal } = host;
   const { clock } = config;
+  const operationWait = getOperationWait(seam.lockWait);
   const timer = createRefreshTimer(clock, () => background(host.live()?.retry ? 'retry' : 'proactive'));
   // When this session last sent a refresh, and the credit the floor has left.
   let floorState: FloorState = NO_REFRESH;
@@ -75,11 +59,12 @@ export function createRefresher(host: RefresherHost): Refresher {
         await waits.sleep(before.until - clock.now());
       }
       if (host.live() === from) from.refreshing ??= rotate(from, trigger).finally(() => (from.refreshing = undefined));
-      await waits.join(from.refreshing, kind.operation ? since + host.operationWait - clock.now() : undefined);
+      await waits.join(from.refreshing, kind.operation ? since + operationWait - clock.now() : undefined);
       const disposed = signal.aborted ? signal.reason : undefined;
-      const step = afterJoin({ from, live: host.live(), patient, disposed, operationWait: host.operationWait });
+      const step = afterJoin({ from, live: host.live(), patient, disposed, operationWait });
       if (step.do === 'again') continue;
-      if (step.do === 'take') return kind.operation ? { epoch: step.record.epoch, pair: step.record.pair, since } : step.record;
+      if (step.do === 'take')
+        return kind.operation ? { epoch: step.record.epoch, pair: step.record.pair, since } : step.record;
       throw (step as { error: unknown }).error;
     }
   }
@@ -120,7 +105,7 @@ export function createRefresher(host: RefresherHost): Refresher {
     const { orphan } = rotation;
     // An adopted pair is this session's newest too: a logout revokes it, not the spent one. Once this session is
     // being revoked (logged out, or replaced by a login), a pair in the store is a newer session's: not its own.
-    const pair = rotation.adopted ? host.timeSeen(rotation.pair!) : rotation.pair;
+    const pair = rotation.adopted ? timeSeenPair(rotation.pair!, clock.now(), config) : rotation.pair;
     if (rotation.adopted && !from.revoking) from.next = pair!;
     if (orphan && !from.revoking && mode.revokesLeftPairs) void calls.revoke(orphan);
     // Followed already: the store told of the pair before this answer came.
@@ -130,7 +115,7 @@ export function createRefresher(host: RefresherHost): Refresher {
       return undefined;
     }
     if (!applied && !wanted) return undefined;
-    if (!applied) host.take(pair, from);
+    if (!applied) host.switchTo(createRecord({ pair, into: from }, config));
     return rotation.adopted ? 'adopted' : 'rotated';
   }
 
@@ -155,13 +140,19 @@ export function createRefresher(host: RefresherHost): Refresher {
   // Sleeps until the floor lets a refresh of `from` go, showing the wait in the state.
   async function waitForFloor(from: SessionRecord, trigger: RefreshTrigger): Promise<void> {
     const now = clock.now();
-    const at = getRefreshFloor({ trigger, now, floor: config.refreshFloor, state: floorState, schedule: from.schedule });
+    const at = getRefreshFloor({
+      trigger,
+      now,
+      floor: config.refreshFloor,
+      state: floorState,
+      schedule: from.schedule,
+    });
     if (!(at > now)) return;
     from.waiting = { at, trigger };
-    host.show(from);
+    show(from);
     await waits.sleep(at - clock.now());
     from.waiting = undefined;
-    host.show(from);
+    show(from);
   }
 
   // Offline, the retry waits for the app to come back instead of failing on a timer; online, not before the floor.
@@ -173,7 +164,12 @@ export function createRefresher(host: RefresherHost): Refresher {
     from.retry = { at, error, attempt };
     if (at === undefined || signal.aborted) timer.cancel();
     else timer.at(at);
-    host.show(from);
+    show(from);
+  }
+
+  // A record's retry or wait for the floor is shown while it is live.
+  function show(record: SessionRecord): void {
+    if (host.live() === record) state.publish(stateOf(record));
   }
 
   function background(trigger: RefreshTrigger): void {

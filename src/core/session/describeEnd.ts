@@ -33,7 +33,11 @@ export function describeEnd(was: SessionRecord | null, ending: Ending, now: numb
   const error = new SessionEndedError(reason, cause);
   // Signed out with the reason an app can show: a rejection, or why a session could not be had at all.
   const signedOut =
-    reason === 'rejected' ? { ...SIGNED_OUT, error } : cause instanceof Error ? { ...SIGNED_OUT, error: cause } : SIGNED_OUT;
+    reason === 'rejected'
+      ? { ...SIGNED_OUT, error }
+      : cause instanceof Error
+        ? { ...SIGNED_OUT, error: cause }
+        : SIGNED_OUT;
   if (!was || reason === 'no-session') return { error, signedOut };
   const said = AuthRejectedError.is(cause) && cause.message;
   const facts = {

@@ -6,8 +6,7 @@ import { REFUSALS } from './sessionLimits';
 
 /** What a failed refresh comes to: a retry later, or the end of the session with its reason. */
 export type RefreshVerdict =
-  | { readonly retry: true }
-  | { readonly retry: false; readonly reason: SessionEndReason; readonly cause: unknown };
+  { readonly retry: true } | { readonly retry: false; readonly reason: SessionEndReason; readonly cause: unknown };
 
 /** Whether `error` is a refusal that the service itself was not sure of (see `AuthRejectedError.uncertain`). */
 export function isUncertainRefusal(error: unknown): boolean {
@@ -25,7 +24,10 @@ export function isUncertainRefusal(error: unknown): boolean {
  *   out: a pair with no access token) or that it was logged out; any other refusal, or "no session" in mid-session,
  *   is a rejection.
  */
-export function judgeRefreshFailure(error: unknown, { refusals, pair }: { refusals: number; pair: TokenPair }): RefreshVerdict {
+export function judgeRefreshFailure(
+  error: unknown,
+  { refusals, pair }: { refusals: number; pair: TokenPair },
+): RefreshVerdict {
   if (AuthRequestError.is(error) || (isUncertainRefusal(error) && refusals < REFUSALS)) return { retry: true };
   if (!SessionEndedError.is(error)) return { retry: false, reason: 'rejected', cause: error };
   const told = error.reason !== 'no-session' || !pair.accessToken;

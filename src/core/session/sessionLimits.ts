@@ -13,7 +13,6 @@ export const REFUSALS = 3;
  */
 export const RETRY_JOIN = 10_000;
 
-
 /**
  * How long an operation waits at most for a pair, its replay after `TOKEN_EXPIRED` included: a second past the
  * lock wait of the session's store, so that when both run out together the lock's failure, which says more, is
