@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBroadcastTokenStore, createTokenAuth } from '../../src';
-import { createTestAuthServer } from '../../src/testing';
-import { createLock, type Lock } from '../../src/core/environment/lock';
-import { createTokenSession } from '../../src/core/session/TokenSession';
-import { accessTokenOf } from '../helpers/session';
-import { createFetchStub } from '../helpers/fetchStub';
-import { makePair } from '../helpers/jwt';
+import { createBroadcastTokenStore, createTokenAuth } from '../../../src';
+import { createTestAuthServer } from '../../../src/testing';
+import { createLock, type Lock } from '../../../src/core/environment/lock';
+import { createTokenSession } from '../../../src/core/session/TokenSession';
+import { accessTokenOf } from '../../helpers/session';
+import { createFetchStub } from '../../helpers/fetchStub';
+import { makePair } from '../../helpers/jwt';
 
 let channel = 0;
 const stores: Array<ReturnType<typeof createBroadcastTokenStore>> = [];
