@@ -22,7 +22,7 @@ describe('a wait on a refresh', () => {
   // Each call joins the refresh in flight and waits for it or for dispose(): once it settled, the wait is gone. A
   // session lives as long as the page, and waits on refreshes come with every refresh and every expired token.
   it(`keeps nothing once the refresh settled: ${JOINS} waits grow the heap by less than ${BOUND / 1024} KB`, async () => {
-    const { session, stub } = await loggedIn({ auto: false, refreshFloor: 0, refreshOnResume: false });
+    const { session, stub } = await loggedIn({ auto: false, refreshFloor: 0, refreshOnResume: false, timers: 'real' });
     // One refresh for all the waits: the `count`th.
     const answerRefresh = async (count: number) => {
       await vi.waitFor(() => expect(stub.of('refreshToken')).toHaveLength(count));
