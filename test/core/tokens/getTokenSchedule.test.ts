@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getTokenSchedule } from '../../src/core/tokens/getTokenSchedule';
+import { getTokenSchedule } from '../../../src/core/tokens/getTokenSchedule';
 
 const NOW = 1_800_000_000_000;
 const IAT = 1_700_000_000; // the server's clock, in seconds: far from NOW on purpose

@@ -1,16 +1,14 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { browserResume } from '../../src/core/environment/ResumeSource';
-import { loggedIn, TIME } from '../helpers/session';
+import { describe, expect, it, vi } from 'vitest';
+import { browserResume } from '../../../src/core/environment/ResumeSource';
+import { loggedIn, TIME, useTestClock } from '../../helpers/session';
+
+// Refresh on resume (browserResume): the page coming back (focus, online, visible) renews a pair whose refresh is
+// due. A file of its own: it runs in happy-dom, for the page's events.
 
 const { T0, MINUTE } = TIME;
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: T0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useTestClock();
 
 describe('refresh on resume', () => {
   it.each(['focus', 'online', 'visibilitychange'])(

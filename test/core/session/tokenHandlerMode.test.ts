@@ -1,23 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AuthRequestError,
   createMemoryTokenStore,
   SessionEndedError,
   type TokenAuthTransport,
   type TransportAnswer,
-} from '../../src';
-import { createTokenSession } from '../../src/core/session/TokenSession';
-import { makePair } from '../helpers/jwt';
-import { TIME } from '../helpers/session';
+} from '../../../src';
+import { createTokenSession } from '../../../src/core/session/TokenSession';
+import { makePair } from '../../helpers/jwt';
+import { setup, TIME, useTestClock } from '../../helpers/session';
+
+// The engine with a transport that keeps the session itself, as a token handler does (ownsSession): how it times a
+// pair, what it is told to log out, and what its no-session and logged-out answers mean.
 
 const { T0, MINUTE } = TIME;
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: T0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useTestClock();
 
 /**
  * A transport that keeps the session itself, as a token handler does: each call answers with what the test
@@ -45,13 +43,13 @@ function ownedTransport() {
   return { transport, calls, answers, pair };
 }
 
+/** A session on the owned transport, with no resume and a 1-s retry delay, and its onSessionEnd spy. */
 function start(owned: ReturnType<typeof ownedTransport>, options: Parameters<typeof createTokenSession>[0] = {}) {
-  const onSessionEnd = vi.fn();
-  const session = createTokenSession({
+  const { session, onSessionEnd } = setup({
     transport: owned.transport,
     refreshOnResume: false,
     retryDelay: 1000,
-    onSessionEnd,
+    onError: undefined,
     ...options,
   });
   return { session, onSessionEnd };

@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { createMemoryTokenStore, createTokenAuth, createTokenStore, shareTokenStore, type TokenPair } from '../../src';
-import { makePair } from '../helpers/jwt';
+import {
+  createMemoryTokenStore,
+  createTokenAuth,
+  createTokenStore,
+  shareTokenStore,
+  type TokenPair,
+} from '../../../src';
+import { makePair } from '../../helpers/jwt';
 
 const URI = 'http://127.0.0.1:1/graphql';
 

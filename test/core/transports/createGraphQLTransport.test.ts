@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthRejectedError, AuthRequestError, createGraphQLTransport } from '../../src';
-import { createFetchStub, rejection } from '../helpers/fetchStub';
-import { makePair } from '../helpers/jwt';
-import { loggedIn, TIME } from '../helpers/session';
+import { AuthRejectedError, AuthRequestError, createGraphQLTransport } from '../../../src';
+import { createFetchStub, rejection } from '../../helpers/fetchStub';
+import { makePair } from '../../helpers/jwt';
+import { loggedIn, TIME } from '../../helpers/session';
 
 const { T0 } = TIME;
 const URI = 'http://auth.test/graphql';

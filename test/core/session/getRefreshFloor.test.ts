@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getRefreshFloor, NO_REFRESH, spendFloor, type FloorState } from '../../src/core/session/getRefreshFloor';
-import type { RefreshTrigger } from '../../src';
+import { getRefreshFloor, NO_REFRESH, spendFloor, type FloorState } from '../../../src/core/session/getRefreshFloor';
+import type { RefreshTrigger } from '../../../src';
 
 const FLOOR = 5_000;
 // A refresh at 0 after a quiet spell: one credit left.

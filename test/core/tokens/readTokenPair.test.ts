@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAccessToken, readTokenPair } from '../../src/core/tokens/readTokenPair';
-import { makeJwt } from '../helpers/jwt';
+import { decodeAccessToken, readTokenPair } from '../../../src/core/tokens/readTokenPair';
+import { makeJwt } from '../../helpers/jwt';
 
 describe('decodeAccessToken', () => {
   it.each([

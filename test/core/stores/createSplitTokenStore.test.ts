@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { createMemoryTokenStore, createSplitTokenStore, createTokenAuth, type SecretSlot } from '../../src';
-import { makePair } from '../helpers/jwt';
+import { createMemoryTokenStore, createSplitTokenStore, createTokenAuth, type SecretSlot } from '../../../src';
+import { makePair } from '../../helpers/jwt';
 
 function slot() {
   let secret: string | null = null;

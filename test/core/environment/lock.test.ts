@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthRequestError, createMemoryTokenStore, shareTokenStore } from '../../src';
-import { createLock } from '../../src/core/environment/lock';
-import { createTokenSession } from '../../src/core/session/TokenSession';
-import { createFetchStub } from '../helpers/fetchStub';
-import { TIME } from '../helpers/session';
+import { AuthRequestError, createMemoryTokenStore, shareTokenStore } from '../../../src';
+import { createLock } from '../../../src/core/environment/lock';
+import { createTokenSession } from '../../../src/core/session/TokenSession';
+import { createFetchStub } from '../../helpers/fetchStub';
+import { TIME } from '../../helpers/session';
 
 afterEach(() => {
   vi.unstubAllGlobals();

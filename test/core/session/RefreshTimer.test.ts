@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRefreshTimer } from '../../src/core/session/RefreshTimer';
-import { systemClock } from '../../src/core/environment/Clock';
+import { createRefreshTimer } from '../../../src/core/session/RefreshTimer';
+import { systemClock } from '../../../src/core/environment/Clock';
 
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;

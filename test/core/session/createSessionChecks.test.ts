@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionChecks } from '../../src/core/session/createSessionChecks';
-import { speaksOfAuth } from '../../src/shared/speaksOfAuth';
+import { createSessionChecks } from '../../../src/core/session/createSessionChecks';
+import { speaksOfAuth } from '../../../src/shared/speaksOfAuth';
 
 describe('speaksOfAuth: the words of a refused token or session', () => {
   it.each([
