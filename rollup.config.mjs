@@ -3,33 +3,47 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 const src = fileURLToPath(new URL('./src/', import.meta.url));
-// Entries beside the core refer to it through `./index`, never through a copy of it; `testing` refers to
-// `react` through `./react` in the same way (two copies of its context would not see each other).
+// The core is built from two entries, the root and `./internal` (the plumbing the other entries share with it, no
+// public API), in one build: the modules both use are emitted once, in a chunk both import, so that what the root
+// notes (the registry of sessions) is what `./internal` reads.
+const CORE = { index: 'src/index.ts', internal: 'src/internal/index.ts' };
+// Entries beside the core refer to it through `./index` and `./internal`, never through a copy of it; `testing`
+// refers to `react` through `./react` in the same way (two copies of its context would not see each other).
 const SATELLITES = ['react', 'service', 'server', 'ws', 'testing', 'doctor'];
 const satelliteOf = (id) => SATELLITES.find((name) => id.startsWith(`${src}${name}/`));
 
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
-// A satellite may import only what the root entry (or another satellite's index) exports: CI loads every
-// built entry to check it.
+// A satellite may import only what the root entry, `./internal` (from `src/internal/`) or another satellite's index
+// exports: CI loads every built entry to check it.
 // `src/shared/` holds small helpers that are no part of the core's API: each satellite that uses one bundles it.
 const isSharedHelper = (id) => id.startsWith(`${src}shared/`);
 const satelliteExternal = (self) => (id) =>
   isBare(id) || (id.startsWith(src) && !isSharedHelper(id) && satelliteOf(id) !== self);
-const toCore = (extension) => (id) => (id.startsWith(src) ? `./${satelliteOf(id) ?? 'index'}.${extension}` : id);
+const isInternal = (id) => id.startsWith(`${src}internal/`);
+const entryOf = (id) => satelliteOf(id) ?? (isInternal(id) ? 'internal' : 'index');
+const toCore = (extension) => (id) => (id.startsWith(src) ? `./${entryOf(id)}.${extension}` : id);
 
-const js = (input, external, name) => ({
-  input: { [name]: input },
+const js = (input, external) => ({
+  input,
   external,
   plugins: [typescript({ tsconfig: './tsconfig.build.json' })],
   output: [
-    { dir: 'dist', format: 'es', entryFileNames: '[name].js', sourcemap: true, paths: toCore('js') },
+    {
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'shared-[hash].js',
+      sourcemap: true,
+      paths: toCore('js'),
+    },
     // Dynamic imports become `require` in CJS: jest without --experimental-vm-modules refuses `import()` there.
     {
       dir: 'dist',
       format: 'cjs',
       entryFileNames: '[name].cjs',
+      chunkFileNames: 'shared-[hash].cjs',
       sourcemap: true,
       paths: toCore('cjs'),
       dynamicImportInCjs: false,
@@ -37,8 +51,8 @@ const js = (input, external, name) => ({
   ],
 });
 
-const types = (input, external, name) => ({
-  input: { [name]: input },
+const types = (input, external) => ({
+  input,
   external,
   plugins: [dts({ tsconfig: './tsconfig.build.json' })],
   output: [
@@ -48,10 +62,13 @@ const types = (input, external, name) => ({
 });
 
 export default [
-  js('src/index.ts', isBare, 'index'),
-  types('src/index.ts', isBare, 'index'),
+  js(CORE, isBare),
+  // Types hold no state: each of the two is built whole, the root's as an app reads it, without a chunk that
+  // would make its types import `./internal`.
+  types({ index: CORE.index }, isBare),
+  types({ internal: CORE.internal }, isBare),
   ...SATELLITES.flatMap((name) => [
-    js(`src/${name}/index.ts`, satelliteExternal(name), name),
-    types(`src/${name}/index.ts`, satelliteExternal(name), name),
+    js({ [name]: `src/${name}/index.ts` }, satelliteExternal(name)),
+    types({ [name]: `src/${name}/index.ts` }, satelliteExternal(name)),
   ]),
 ];

@@ -5,12 +5,6 @@ import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
 
-/**
- * The key under which `createTokenAuth` keeps its `isTokenExpiredError` option on the session, for `./ws`.
- * @internal
- */
-export const IS_TOKEN_EXPIRED = Symbol.for('apollo-link-token-pair.expired');
-
 // Set on an operation once it has been replayed: a link that sends it again (RetryLink placed before this one)
 // gets the refusal passed on, not another refresh.
 const REPLAYED_KEY = 'tokenPairReplayed';
