@@ -147,6 +147,8 @@ function exportsPrelude(paths: Record<string, string[]>, options: ts.CompilerOpt
   const globals: string[] = [];
   const seen = new Set<string>();
   Object.entries(paths).forEach(([specifier, [file]], index) => {
+    // `./internal` is the other entries' plumbing, no public API: no example names it.
+    if (specifier.endsWith('/internal')) return;
     const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(file!)!);
     if (!moduleSymbol) return;
     out.push(`import type * as E${index} from '${specifier}';`);

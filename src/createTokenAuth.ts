@@ -3,7 +3,8 @@ import type { TokenAuthOptions } from './core/session/TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './core/session/TokenAuthState';
 import { createTokenSession } from './core/session/TokenSession';
 import { TokenAuthLink } from './link/TokenAuthLink';
-import { IS_TOKEN_EXPIRED, TokenExpiredLink } from './link/TokenExpiredLink';
+import { setTokenAuthInternals } from './internal/tokenAuthInternals';
+import { TokenExpiredLink } from './link/TokenExpiredLink';
 
 /** A session for one token pair, and the Apollo link that uses it. See {@link createTokenAuth}. */
 export interface TokenAuth {
@@ -72,7 +73,19 @@ export function createTokenAuth(options: TokenAuthOptions): TokenAuth {
     new TokenExpiredLink({ ...options, auth: session }),
     new TokenAuthLink({ auth: session }),
   ]);
-  // The engine's internal members (the links' view of it) stay out of the TokenAuth type; `./ws` finds the app's
-  // predicate under a key of its own.
-  return Object.assign(session, { link, [IS_TOKEN_EXPIRED]: options.isTokenExpiredError });
+  // A fresh object with the members of TokenAuth and no others: the links hold the session itself, the other
+  // entries find it (and the app's isTokenExpiredError) through `apollo-link-token-pair/internal`.
+  const auth: TokenAuth = {
+    link,
+    login: (email, password) => session.login(email, password),
+    logout: () => session.logout(),
+    refresh: (trigger) => session.refresh(trigger),
+    getState: () => session.getState(),
+    getInitialState: () => session.getInitialState(),
+    subscribe: (listener) => session.subscribe(listener),
+    getAccessToken: () => session.getAccessToken(),
+    dispose: () => session.dispose(),
+  };
+  setTokenAuthInternals(auth, { session, isTokenExpiredError: options.isTokenExpiredError });
+  return auth;
 }

@@ -9,7 +9,7 @@ export { createTokenAuth, type TokenAuth } from './createTokenAuth';
 export type { TokenAuthOptions, SessionEndEvent, RefreshEvent } from './core/session/TokenAuthOptions';
 export type { RefreshTrigger } from './core/session/refreshTriggers';
 export type { TokenAuthState, TokenUser, SessionEnd } from './core/session/TokenAuthState';
-export type { TokenPair, TokenStore, TokenStorage, MaybePromise } from './core/stores/TokenStore';
+export type { TokenPair, TokenStore, TokenStorage } from './core/stores/TokenStore';
 export { createMemoryTokenStore } from './core/stores/createMemoryTokenStore';
 export { createTokenStore } from './core/stores/createTokenStore';
 export { shareTokenStore, type SharedTokenStore, type ShareTokenStoreOptions } from './core/stores/shareTokenStore';
@@ -37,5 +37,4 @@ export { SessionEndedError, type SessionEndReason } from './core/errors/SessionE
 export { TokenRefusedError } from './core/errors/TokenRefusedError';
 export { LoginThrottledError } from './core/errors/LoginThrottledError';
 export { isTokenExpiredError } from './link/isTokenExpiredError';
-export { IS_TOKEN_EXPIRED } from './link/TokenExpiredLink';
 export { isUnauthenticatedError } from './link/isUnauthenticatedError';

@@ -5,12 +5,6 @@ import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
 
-/**
- * The key under which `createTokenAuth` keeps its `isTokenExpiredError` option on the session, for `./ws`.
- * @internal
- */
-export const IS_TOKEN_EXPIRED = Symbol.for('apollo-link-token-pair.expired');
-
 // Set on an operation once it has been replayed: a link that sends it again (RetryLink placed before this one)
 // gets the refusal passed on, not another refresh.
 const REPLAYED_KEY = 'tokenPairReplayed';
@@ -100,26 +94,34 @@ export class TokenExpiredLink extends ApolloLink {
             mergeMap((renewed) => (renewed ? replay() : passOn())),
           );
         };
-        // A result refused: thrown, with its verdict, to leave the first attempt (unsubscribed at once) for the
-        // replay or the check below, which the predicates do not run for again.
-        let refused: Parameters<typeof recover> | undefined;
         return forward(operation).pipe(
           map((result) => {
             const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
-            const said = error && verdict(error);
-            if (said) throw (refused = [said, error, () => of(result)]);
+            const refused = error && verdict(error);
+            // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
+            // the predicates do not run for again.
+            if (refused) throw new RefusedResult(result, error, refused);
             emitted = true;
             return result;
           }),
-          catchError((error: unknown) => {
-            const args: Parameters<typeof recover> =
-              error === refused ? refused! : [verdict(error), error, () => throwError(() => error)];
-            return recover(...args);
-          }),
+          catchError((error: unknown) =>
+            error instanceof RefusedResult
+              ? recover(error.verdict, error.error, () => of(error.result))
+              : recover(verdict(error), error, () => throwError(() => error)),
+          ),
         );
       }),
     );
   }
+}
+
+/** A result with GraphQL errors that the predicates refused, on its way from the first attempt to its recovery. */
+class RefusedResult {
+  constructor(
+    readonly result: ApolloLink.Result,
+    readonly error: CombinedGraphQLErrors,
+    readonly verdict: true | 'maybe',
+  ) {}
 }
 
 function messagesOf(error: unknown): string {

@@ -7,15 +7,8 @@ import {
   type SubscribePayload,
 } from 'graphql-ws';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import {
-  getRetryDelay,
-  IS_TOKEN_EXPIRED,
-  SessionEndedError,
-  systemClock,
-  TokenRefusedError,
-  type Clock,
-  type TokenAuth,
-} from '../index';
+import { getRetryDelay, SessionEndedError, systemClock, TokenRefusedError, type Clock, type TokenAuth } from '../index';
+import { getTokenAuthInternals } from '../internal';
 
 /** Options of {@link createTokenAuthWsClient}: graphql-ws's own, and how the socket follows the session. */
 export interface TokenAuthWsClientOptions extends ClientOptions {
@@ -117,9 +110,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   let opening: Socket | undefined;
   // Ends graphql-ws's wait before its next attempt.
   let wake = noop;
-  const isExpired = (auth as unknown as Record<symbol, ((error: unknown, operation: never) => boolean) | undefined>)[
-    IS_TOKEN_EXPIRED
-  ];
+  const isExpired = getTokenAuthInternals(auth)?.isTokenExpiredError;
 
   const client = createClient({
     // A server that is down or restarting refuses the connection (an error event, not a close, which graphql-ws

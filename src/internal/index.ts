@@ -1,0 +1,14 @@
+/**
+ * The plumbing that the package's other entries (`./react`, `./ws`, `./service`, `./testing`, …) share with the
+ * core, as Apollo Client 4 has `@apollo/client/utilities/internal`.
+ *
+ * **Not public API.** Nothing here is covered by semantic versioning: any release may change or remove it. Apps
+ * import from `apollo-link-token-pair` and its documented subpaths only. It is a subpath of its own so that the
+ * entries beside the core load the same copy of the core's modules as the root does (one registry of sessions).
+ *
+ * @packageDocumentation
+ * @module apollo-link-token-pair/internal
+ */
+export { getTokenAuthInternals, type TokenAuthInternals } from './tokenAuthInternals';
+export type { TokenSession } from '../core/session/TokenSession';
+export type { MaybePromise } from '../core/stores/TokenStore';
