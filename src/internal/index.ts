@@ -12,3 +12,4 @@
 export { getTokenAuthInternals, type TokenAuthInternals } from './tokenAuthInternals';
 export type { TokenSession } from '../core/session/TokenSession';
 export type { MaybePromise } from '../core/stores/TokenStore';
+export { REFUSALS } from '../core/session/sessionLimits';

@@ -1,4 +1,7 @@
 import { AuthRejectedError, type TokenAuthTransport } from '../index';
+// A refresh token answered with an uncertain refusal (Apollo Server's INTERNAL_SERVER_ERROR) this many times in a
+// row is taken as refused, as the page's own session does.
+import { REFUSALS } from '../internal';
 import { type CookieSession, type Outcome, refusal, unavailable } from './Outcome';
 import type { RotationCache } from './RotationCache';
 import { createCookieSealer, type Secrets } from './sealCookie';
@@ -39,9 +42,6 @@ export interface Rotator {
   refused(key: string): Promise<boolean>;
 }
 
-// A refresh token whose refreshes the upstream answered with an uncertain refusal (Apollo Server's
-// INTERNAL_SERVER_ERROR) this many times in a row is taken as refused, as the page's own session would.
-const REFUSALS = 3;
 // How often an outcome the cache did not take is put again, in ms.
 const RETRY_KEEP = 20;
 
