@@ -1,8 +1,7 @@
 import { type ApolloClient, gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
-import type { TokenAuth } from '../createTokenAuth';
-import type { TokenAuthState } from '../core/session/TokenAuthState';
+import type { TokenAuth, TokenAuthState } from '../index';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
 
 const ME_QUERY = gql`

@@ -1,14 +1,17 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable, type Subscription } from 'rxjs';
-import { createTokenAuth, type TokenAuth } from '../createTokenAuth';
-import { AuthRejectedError } from '../core/errors/AuthRejectedError';
-import { AuthRequestError } from '../core/errors/AuthRequestError';
-import { systemClock } from '../core/environment/Clock';
-import { getRetryDelay } from '../core/session/getRetryDelay';
-import type { TokenAuthOptions } from '../core/session/TokenAuthOptions';
-import { SessionEndedError } from '../core/errors/SessionEndedError';
-import type { TokenUser } from '../core/session/TokenAuthState';
-import type { MaybePromise } from '../core/stores/TokenStore';
+import {
+  AuthRejectedError,
+  AuthRequestError,
+  createTokenAuth,
+  getRetryDelay,
+  type MaybePromise,
+  SessionEndedError,
+  systemClock,
+  type TokenAuth,
+  type TokenAuthOptions,
+  type TokenUser,
+} from '../index';
 
 const CREDENTIALS_RETRY_DELAY = 30_000;
 

@@ -4,7 +4,8 @@ import { createLock, type Lock } from '../environment/lock';
 import { type Rotation, withSeam } from './openStore';
 import { delegateTo } from './delegateTo';
 import { storeIO } from './storeIO';
-import type { TokenPair, TokenStorage, TokenStore } from './TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStorage, TokenStore } from './TokenStore';
 
 /** Options of {@link shareTokenStore}. */
 export interface ShareTokenStoreOptions {
