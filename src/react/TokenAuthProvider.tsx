@@ -64,7 +64,7 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
   // `me` belongs to the signed-in user only: for another user (a login here or in another tab) it is fetched
   // again by the reset below.
-  const me = data?.me?.id === user ? data!.me : null;
+  const me = data?.me?.id === user ? data.me : null;
 
   const binding = useMemo<AuthBinding>(() => {
     let last: { state: TokenAuthState; me: Me | null; value: AuthContextValue } | undefined;
