@@ -117,7 +117,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, status), field, errors);
     // The call is the field's first word: login(WithEmailPassword), refresh(Token), logout.
     const verdict = (options.isRefusal ?? isRefusalByDefault)(rejection, field.replace(/With.*|Token/, '') as AuthCall);
-    if (verdict === 'maybe') throw new AuthRejectedError(rejection.message, field, errors, true);
+    if (verdict === 'maybe') throw new AuthRejectedError(rejection.message, field, errors, { uncertain: true });
     if (!verdict) throw fail(`failed: ${rejection.message}`, rejection);
     throw rejection;
   };
