@@ -72,7 +72,10 @@ function startInstance(env: Record<string, string>): Promise<{ child: ChildProce
     const timer = setTimeout(() => reject(new Error('a handler instance did not start in 20 s')), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       const port = /port (\d+)/.exec(String(chunk))?.[1];
-      if (port) (clearTimeout(timer), resolve({ child, url: `http://127.0.0.1:${port}` }));
+      if (port) {
+        clearTimeout(timer);
+        resolve({ child, url: `http://127.0.0.1:${port}` });
+      }
     });
   });
 }

@@ -20,7 +20,6 @@ import { planFaults } from './planFaults.ts';
 import { createRandom } from './random.ts';
 import { runFault, type FaultTargets } from './runFault.ts';
 import { startServiceWorker } from './serviceWorker.ts';
-import type { SoakProcess } from './ChildProcess.ts';
 import { writeReport } from './writeReport.ts';
 import { writeResultsSection } from './resultsSection.ts';
 

@@ -37,7 +37,8 @@ export async function main(
     text('--password') ?? process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'] ?? (await prompt(`Password for ${email}: `));
   const options: DoctorOptions = { uri, email, password };
   if (text('--timeout')) options.timeout = Number(text('--timeout'));
-  if (text('--documents')) options.documents = JSON.parse(await readFile(text('--documents')!, 'utf8'));
+  if (text('--documents'))
+    options.documents = JSON.parse(await readFile(text('--documents')!, 'utf8')) as DoctorOptions['documents'];
   const report = await runDoctor(options);
   out(flags.has('--json') ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.ok ? 0 : 1;

@@ -1,6 +1,5 @@
 import { createContext } from 'react';
-import type { TokenAuth } from '../createTokenAuth';
-import type { SessionEnd, TokenAuthState, TokenUser } from '../core/session/TokenAuthState';
+import type { SessionEnd, TokenAuth, TokenAuthState, TokenUser } from '../index';
 
 /** The user as the spec's `me` query returns it. */
 export interface Me {

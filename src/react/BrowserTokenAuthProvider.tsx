@@ -1,8 +1,7 @@
 import { ApolloClient, ApolloLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
 import { type ReactNode, useState } from 'react';
-import type { TokenAuth } from '../createTokenAuth';
-import type { TokenAuthState } from '../core/session/TokenAuthState';
+import type { TokenAuth, TokenAuthState } from '../index';
 import { TokenAuthProvider } from './TokenAuthProvider';
 
 /** What {@link BrowserTokenAuthProviderProps.create} makes: the page's session and the Apollo client that uses its link. */

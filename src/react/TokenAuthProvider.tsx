@@ -1,8 +1,7 @@
 import { type ApolloClient, gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
-import type { TokenAuth } from '../createTokenAuth';
-import type { TokenAuthState } from '../core/session/TokenAuthState';
+import type { TokenAuth, TokenAuthState } from '../index';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
 
 const ME_QUERY = gql`
@@ -65,7 +64,7 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
   // `me` belongs to the signed-in user only: for another user (a login here or in another tab) it is fetched
   // again by the reset below.
-  const me = data?.me?.id === user ? data!.me : null;
+  const me = data?.me?.id === user ? data.me : null;
 
   const binding = useMemo<AuthBinding>(() => {
     let last: { state: TokenAuthState; me: Me | null; value: AuthContextValue } | undefined;

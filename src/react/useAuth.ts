@@ -1,5 +1,5 @@
 import { useContext, useSyncExternalStore } from 'react';
-import type { TokenAuthState } from '../core/session/TokenAuthState';
+import type { TokenAuthState } from '../index';
 import { AuthContext, type AuthContextValue, MeContext } from './AuthContext';
 
 /**

@@ -19,7 +19,7 @@ export interface ClientAddress {
  * the address it saw to what came before, so the last entry is the one it vouches for), and the peer (the proxy
  * itself) is appended to it. Without one, a browser's `X-Forwarded-For` is ignored: only the peer counts.
  */
-export function getClientAddress(request: Request, trustProxy: boolean): ClientAddress {
+export function getClientAddress(request: Request, { trustProxy }: { readonly trustProxy: boolean }): ClientAddress {
   const peer = peerAddresses.get(request);
   const chain = trustProxy
     ? (request.headers.get('x-forwarded-for') ?? '')

@@ -145,10 +145,10 @@ export function createRotator(options: RotatorOptions): Rotator {
           await cache.put(key, sealed, until - now());
           unkept.delete(key);
         } catch {
-          setTimeout(retry, RETRY_KEEP).unref?.();
+          setTimeout(() => void retry(), RETRY_KEEP).unref?.();
         }
       };
-      setTimeout(retry, RETRY_KEEP).unref?.();
+      setTimeout(() => void retry(), RETRY_KEEP).unref?.();
       return false;
     }
   }

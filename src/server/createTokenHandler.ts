@@ -231,7 +231,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   // sees the user and not the handler.
   const upstreamFor = (request: Pick<Request, 'headers'>) => {
     const { forwardedFor } =
-      request instanceof Request ? getClientAddress(request, trustProxy) : { forwardedFor: undefined };
+      request instanceof Request ? getClientAddress(request, { trustProxy }) : { forwardedFor: undefined };
     const headers = forwardedFor ? { ...options.headers, 'x-forwarded-for': forwardedFor } : options.headers;
     return createGraphQLTransport({ uri: options.uri, fetch: options.fetch, headers, documents: options.documents });
   };
@@ -241,10 +241,11 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     return refusal(500, 'SESSION_TOO_LARGE', message);
   };
 
-  async function readSession(headers: Headers, leaving = false): Promise<CookieSession | Outcome | null> {
+  // `loggingOut`: the logout's own read, which put the cookie among those `ending` itself.
+  async function readSession(headers: Headers, { loggingOut = false } = {}): Promise<CookieSession | Outcome | null> {
     const opened = await cookie.open(headers);
     if (!opened) return null;
-    if (!leaving && ending.has(opened.value))
+    if (!loggingOut && ending.has(opened.value))
       return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
     const { session } = opened;
     if (!session) return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
@@ -318,7 +319,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
 
   // Revokes the newest pair of `found` on the upstream, and makes late requests that present it learn so.
   // `replaced`: by a sign-in in this browser, whose answer sets the new cookie.
-  async function revoke(request: Request, found: CookieSession, replaced = false): Promise<boolean> {
+  async function revoke(request: Request, found: CookieSession, { replaced = false } = {}): Promise<boolean> {
     const key = await keyOf(found.r);
     await rotator.settled(key);
     const kept = await rotator.newest(key).catch(() => undefined);
@@ -341,7 +342,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     if (typeof email !== 'string' || typeof password !== 'string') {
       return json(400, { error: { code: 'BAD_REQUEST', message: 'Send { "email": string, "password": string }.' } });
     }
-    const attempt: LoginAttempt = { email, address: getClientAddress(request, trustProxy).address, request };
+    const attempt: LoginAttempt = { email, address: getClientAddress(request, { trustProxy }).address, request };
     const refused = await throttled(attempt);
     if (refused) return refused;
     let session: CookieSession;
@@ -375,7 +376,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     // The session this browser had is replaced: its refresh token would otherwise stay valid for 30 days.
     // Awaited, so that a refresh of it still in flight has answered (and set its cookie) before this one's.
     const previous = await readSession(request.headers);
-    if (previous && 'r' in previous) await revoke(request, previous, true);
+    if (previous && 'r' in previous) await revoke(request, previous, { replaced: true });
     return json(200, { accessToken: session.a, user: session.u ?? null, age: 0 }, cookies);
   }
 
@@ -420,7 +421,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     // racing the logout (a reload right after "sign out") must not be handed the access token being revoked.
     const value = cookie.value(request.headers);
     if (value) ending.add(value);
-    const found = await readSession(request.headers, true);
+    const found = await readSession(request.headers, { loggingOut: true });
     const revoked = await (found && 'r' in found ? revoke(request, found) : true);
     // The cache keeps the logout from here on (for every instance that shares it).
     if (value) ending.delete(value);

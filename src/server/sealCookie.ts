@@ -68,20 +68,18 @@ function keyOf(secret: unknown, index: number): Promise<CryptoKey> {
       `The token handler's \`secret\`${index ? ` number ${index + 1}` : ''} must be a string or Uint8Array of at least 32 bytes (or a list of them, the newest first): generate one with \`openssl rand -base64 32\`.`,
     );
   }
-  return crypto.subtle
-    .importKey('raw', raw as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveKey'])
-    .then((material) =>
-      crypto.subtle.deriveKey(
-        {
-          name: 'HKDF',
-          hash: 'SHA-256',
-          salt: new Uint8Array(0),
-          info: encoder.encode('apollo-link-token-pair cookie'),
-        },
-        material,
-        { name: 'AES-GCM', length: 256 },
-        false,
-        ['encrypt', 'decrypt'],
-      ),
-    );
+  return crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveKey']).then((material) =>
+    crypto.subtle.deriveKey(
+      {
+        name: 'HKDF',
+        hash: 'SHA-256',
+        salt: new Uint8Array(0),
+        info: encoder.encode('apollo-link-token-pair cookie'),
+      },
+      material,
+      { name: 'AES-GCM', length: 256 },
+      false,
+      ['encrypt', 'decrypt'],
+    ),
+  );
 }

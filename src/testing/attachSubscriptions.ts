@@ -153,13 +153,15 @@ export function createSubscriptionEndpoint(options: SubscriptionServerOptions): 
             socket.close(controls.refuse, 'Refused by the test');
             return false;
           }
-          const authorization = params?.['authorization'];
-          if (authorization === undefined) return true;
+          const sent = params?.['authorization'];
+          if (sent === undefined) return true;
+          // A header that is no string is refused as one that does not parse.
+          const authorization = typeof sent === 'string' ? sent : JSON.stringify(sent);
           try {
-            const { claims } = await service.authenticate(String(authorization));
+            const { claims } = await service.authenticate(authorization);
             const connection: Connection = {
               socket,
-              authorization: String(authorization),
+              authorization,
               expired: new AbortController(),
             };
             if (claims.exp !== undefined)

@@ -62,7 +62,7 @@ export function createTokenSigner(secret: Uint8Array, now: () => number): TokenS
     if (/[^\w.-]/.test(token)) return 'invalid';
     let claims: Record<string, unknown>;
     try {
-      if (JSON.parse(decode(header)).alg !== 'HS256') return 'invalid';
+      if ((JSON.parse(decode(header)) as { alg?: unknown }).alg !== 'HS256') return 'invalid';
       const valid = await crypto.subtle.verify(
         'HMAC',
         await key,
@@ -70,7 +70,7 @@ export function createTokenSigner(secret: Uint8Array, now: () => number): TokenS
         new TextEncoder().encode(`${header}.${payload}`),
       );
       if (!valid) return 'invalid';
-      claims = JSON.parse(decode(payload));
+      claims = JSON.parse(decode(payload)) as Record<string, unknown>;
     } catch {
       return 'invalid';
     }

@@ -44,7 +44,10 @@ export function record(client: Client, query = TICKER): Recording {
     {
       next(result) {
         if (result.errors) failedResults.push(result);
-        if (result.data) (ticks.push(result.data.ticker), arrivals.push(performance.now()));
+        if (result.data) {
+          ticks.push(result.data.ticker);
+          arrivals.push(performance.now());
+        }
       },
       error: (error) => errors.push(error),
       complete: () => (completed = true),

@@ -43,7 +43,9 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
       if ((await probe.ping()) === 'PONG') break;
     } catch (error) {
       if (Date.now() > end)
-        throw new Error(`redis-server did not answer PING on port ${port}: ${(error as Error).message}`);
+        throw new Error(`redis-server did not answer PING on port ${port}: ${(error as Error).message}`, {
+          cause: error,
+        });
       probe.disconnect();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -17,7 +17,6 @@ export interface HandlerAnswer {
   readonly headers: Headers;
   readonly setCookie: string[];
   readonly text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly body: any;
 }
 

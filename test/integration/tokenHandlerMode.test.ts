@@ -8,13 +8,7 @@ import {
   type TokenAuthOptions,
 } from '../../src';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
-import {
-  type CookieJar,
-  createCookieJar,
-  pageFetch,
-  startTokenHandler,
-  type TokenHandlerRig,
-} from '../helpers/tokenHandler';
+import { type CookieJar, pageFetch, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
 
 const cleanups = useCleanups();
 

@@ -1,7 +1,7 @@
 import { ApolloLink } from '@apollo/client';
 import { Observable } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTokenAuth, type TokenPair, createTokenStore, type TokenStore } from '../../src';
+import { createTokenAuth, type TokenPair, createTokenStore } from '../../src';
 import { createFetchStub } from '../helpers/fetchStub';
 import { makePair } from '../helpers/jwt';
 import { execute, expiredResult } from '../helpers/links';

@@ -10,7 +10,6 @@ import {
   shareTokenStore,
   type TokenAuth,
   type TokenPair,
-  type TokenStore,
   createTokenStore,
 } from '../../src';
 import { getRetryDelay } from '../../src/core/session/getRetryDelay';

@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTokenAuth, createTokenStore, type TokenStore } from '../../src';
+import { createTokenAuth, createTokenStore } from '../../src';
 import { BrowserTokenAuthProvider, useAuth } from '../../src/react';
 import { getServerState } from '../../src/server/getServerState';
 import { createFetchStub } from '../helpers/fetchStub';

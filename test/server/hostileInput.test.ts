@@ -180,7 +180,7 @@ describe('hostile cookies and arbitrary requests at the token handler', () => {
         try {
           answer = await route(new Request(`${origin}${r.path}`, init));
         } catch (error) {
-          throw new Error(`the handler threw: ${String(error)}`);
+          throw new Error(`the handler threw: ${String(error)}`, { cause: error });
         }
         const text = await answer.text();
         expect(answer.status).toBeLessThan(500);

@@ -3,7 +3,7 @@ import { createTokenAuth, createTokenHandlerTransport, type TokenAuth } from '..
 import { systemClock } from '../../src/core/environment/Clock';
 import { openStore, type StoreHost } from '../../src/core/stores/openStore';
 import { openTokenHandlerStore } from '../../src/core/stores/openTokenHandlerStore';
-import type { TokenPair } from '../../src/core/stores/TokenStore';
+import type { TokenPair } from '../../src/core/tokens/TokenPair';
 import { createRedisRotationCache } from '../../src/server/createRedisRotationCache';
 import { createTokenHandler } from '../../src/server/createTokenHandler';
 import { clientFor, ping, startDemoServer, useCleanups } from '../helpers/overHttp';

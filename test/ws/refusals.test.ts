@@ -10,7 +10,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
     'the token expires early and the server closes with %i: one refresh, the stream resumes',
     async (code) => {
       // graphql-ws's own retries on (without their wait): none of them may reconnect with the refused token.
-      const { server, auth, client, ticker } = await tickingAsAdmin(
+      const { server, auth, ticker } = await tickingAsAdmin(
         cleanups,
         { ws: { retryAttempts: 5, retryWait: async () => {} } },
         3,
@@ -62,7 +62,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('TOKEN_EXPIRED after events were delivered: one refresh, the stream resumes', async () => {
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, {}, 3);
 
     server.ws.onExpiry = 'TOKEN_EXPIRED';
     server.expireAllAccessTokens();
@@ -113,7 +113,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('shares the refresh with HTTP operations that got TOKEN_EXPIRED at the same moment', async () => {
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups);
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups);
     const http = clientFor(auth.link, server.url);
 
     server.expireAllAccessTokens();
@@ -149,7 +149,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
   });
 
   it('resumes again after a later refusal: one refresh per refused token, the count of attempts reset by events', async () => {
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { authRetryAttempts: 2 } });
+    const { server, ticker } = await tickingAsAdmin(cleanups, { ws: { authRetryAttempts: 2 } });
 
     for (const round of [1, 2, 3]) {
       server.ws.closeAll(round === 2 ? 4403 : 4401);
@@ -166,7 +166,7 @@ describe("createTokenAuthWsClient: the server's auth signals mean refresh, recon
 describe('createTokenAuthWsClient: no reconnect storm', () => {
   it('a refresh that keeps failing without a verdict: bounded attempts with backoff, no reconnection, then the error', async () => {
     const waits: number[] = [];
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, {
       auth: { retryDelay: 60_000 },
       ws: { authRetryAttempts: 3, authRetryDelay: (attempt) => (waits.push(attempt), 10 * attempt) },
     });

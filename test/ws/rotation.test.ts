@@ -46,7 +46,7 @@ describe('createTokenAuthWsClient: subscriptions live through token rotation', (
   });
 
   it('restartOnRefresh: false keeps the socket as it is after a refresh', async () => {
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, { ws: { restartOnRefresh: false } });
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, { ws: { restartOnRefresh: false } });
     const old = await auth.getAccessToken();
 
     await auth.refresh();

@@ -12,7 +12,7 @@ const reasonOf = (error: unknown) =>
 
 describe("createTokenAuthWsClient: the previous user's stream ends at once", () => {
   it('logout: the subscription errors with SessionEndedError and no event arrives after logout() resolves', async () => {
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, {}, 3);
 
     const loggingOut = auth.logout();
     // The state is published synchronously at the start of logout(): the stream ended there and then.
@@ -60,7 +60,7 @@ describe("createTokenAuthWsClient: the previous user's stream ends at once", () 
   });
 
   it('a session the server revoked: one refused refresh ends the session and the stream, with zero events after', async () => {
-    const { server, auth, client, ticker } = await tickingAsAdmin(cleanups, {}, 3);
+    const { server, auth, ticker } = await tickingAsAdmin(cleanups, {}, 3);
 
     server.revokeAllSessions();
     await vi.waitFor(() => expect(ticker.errors).toHaveLength(1));

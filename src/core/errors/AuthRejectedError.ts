@@ -31,13 +31,18 @@ export class AuthRejectedError extends BrandedError {
   declare readonly uncertain: boolean;
 
   // Fields are declared and assigned in the constructor: no field initializers to ship twice.
-  constructor(message: string, operation: string, errors: AuthRejectedError['errors'], uncertain = false) {
+  constructor(
+    message: string,
+    operation: string,
+    errors: AuthRejectedError['errors'],
+    options: { readonly uncertain?: boolean } = {},
+  ) {
     super(message);
     const code = errors[0]?.extensions?.code;
     this.code = typeof code === 'string' ? code : undefined;
     this.operation = operation;
     this.errors = errors;
-    this.uncertain = uncertain;
+    this.uncertain = options.uncertain ?? false;
   }
 }
 

@@ -15,9 +15,9 @@ export class BrandedError extends Error {
 
   constructor(message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
-    this.name = (new.target as typeof BrandedError).brand;
+    this.name = new.target.brand;
     // Branded as its class and every branded class it extends: `AuthRequestError.is` holds for a subclass too.
-    for (let type = new.target as typeof BrandedError; type.brand; type = Object.getPrototypeOf(type)) {
+    for (let type = new.target; type.brand; type = Object.getPrototypeOf(type) as typeof BrandedError) {
       Object.defineProperty(this, brandKey(type.brand), { value: true });
     }
   }

@@ -2,7 +2,8 @@ import { type Clock, systemClock } from '../environment/Clock';
 import { createListeners } from './createListeners';
 import type { Lock } from '../environment/lock';
 import { remember, type SharedTokenStore, shareWith } from './shareTokenStore';
-import type { TokenPair, TokenStorage } from './TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStorage } from './TokenStore';
 
 /** Options of {@link createBroadcastTokenStore}. */
 export interface BroadcastTokenStoreOptions {

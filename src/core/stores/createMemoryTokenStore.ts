@@ -1,7 +1,8 @@
 import { isTokenPair } from '../tokens/readTokenPair';
 import { createListeners } from './createListeners';
 import { OWNED, rotateWith, withSeam } from './openStore';
-import type { TokenPair, TokenStore } from './TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStore } from './TokenStore';
 
 /**
  * Creates the default {@link TokenStore}: the pair lives in this process's memory only.

@@ -1,7 +1,9 @@
 import { assertNotLocalStorage } from './assertNotLocalStorage';
 import { createListeners } from './createListeners';
 import { createTokenStore } from './createTokenStore';
-import type { MaybePromise, TokenPair, TokenStore } from './TokenStore';
+import type { MaybePromise } from '../environment/MaybePromise';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStore } from './TokenStore';
 
 /**
  * One secret slot in secure storage: React Native Keychain, Expo SecureStore, Electron `safeStorage` over a

@@ -1,6 +1,8 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import type { Clock } from '../environment/Clock';
-import type { MaybePromise, TokenPair, TokenStorage, TokenStore } from './TokenStore';
+import type { MaybePromise } from '../environment/MaybePromise';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStorage, TokenStore } from './TokenStore';
 
 /** What a store seam needs from the session that opens it. */
 export interface StoreHost {

@@ -1,6 +1,7 @@
 import { createMemoryTokenStore } from './createMemoryTokenStore';
 import { withSeam } from './openStore';
-import type { TokenPair, TokenStore } from './TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStore } from './TokenStore';
 
 /** A rotation's access token, told to the other tabs with when its answer was received (this browser's clock). */
 interface TimedToken {

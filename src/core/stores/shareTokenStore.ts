@@ -4,7 +4,8 @@ import { createLock, DEFAULT_LOCK_WAIT, type Lock } from '../environment/lock';
 import { type Rotation, withSeam } from './openStore';
 import { delegateTo } from './delegateTo';
 import { storeIO } from './storeIO';
-import type { TokenPair, TokenStorage, TokenStore } from './TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStorage, TokenStore } from './TokenStore';
 
 /** Options of {@link shareTokenStore}. */
 export interface ShareTokenStoreOptions {
@@ -27,6 +28,14 @@ export interface ShareTokenStoreOptions {
 }
 
 declare const shared: unique symbol;
+
+/** How `locked` waits for the lock. */
+interface LockedOptions {
+  /** How long to wait for the lock, in ms (the store's `lockTimeout` by default). */
+  readonly wait?: number;
+  /** What to do with the task when the lock is not granted in time: reject (`'fail'`), or run it unlocked. */
+  readonly ifNotGranted?: 'fail' | 'run';
+}
 
 // Marks a store shareTokenStore made: sharing it again returns it as it is.
 const SHARED = Symbol.for('apollo-link-token-pair.shareTokenStore');
@@ -139,10 +148,10 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
     // Aborted by close(): the session was disposed, and stops waiting for the lock.
     const closing = new AbortController();
     // Waits for the lock at most `wait` ms; a grant that comes later runs nothing and releases at once. A refresh
-    // given up on fails. A write (`anyway`) then lands without the lock: a tab the browser froze while it held the
-    // lock must not keep a sign-in from the other tabs, and a refresh that ends after it finds the write in its
-    // compare-and-set.
-    const locked = <T>(task: () => Promise<T>, wait = lockTimeout, anyway = false) =>
+    // given up on fails. A write (`ifNotGranted: 'run'`) then lands without the lock: a tab the browser froze while
+    // it held the lock must not keep a sign-in from the other tabs, and a refresh that ends after it finds the
+    // write in its compare-and-set.
+    const locked = <T>(task: () => Promise<T>, { wait = lockTimeout, ifNotGranted = 'fail' }: LockedOptions = {}) =>
       new Promise<T>((resolve, reject) => {
         const controller = new AbortController();
         let waiting = true;
@@ -156,7 +165,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         const giveUp = (error: unknown) => {
           if (!stopWaiting()) return;
           controller.abort();
-          if (anyway) task().then(resolve, reject);
+          if (ifNotGranted === 'run') task().then(resolve, reject);
           else reject(error);
         };
         const onClose = () => giveUp(new AuthRequestError('The session was disposed.', 'dispose'));
@@ -226,7 +235,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         // A pair waits for the lock, so that it does not land inside another session's refresh, but at most
         // SAVE_WAIT; by then a logout may have emptied the store, and the pair is not written.
         const write = () => io.queued(async () => void ((!wanted || wanted()) && (await put(pair))));
-        return (pair ? locked(write, Math.min(SAVE_WAIT, lockTimeout), true) : write())
+        return (pair ? locked(write, { wait: Math.min(SAVE_WAIT, lockTimeout), ifNotGranted: 'run' }) : write())
           .catch(host.report)
           .finally(() => {
             if (--writing || !missed) return;

@@ -2,7 +2,9 @@ import { AuthRequestError } from '../errors/AuthRequestError';
 import { bounded } from '../environment/bounded';
 import { isTokenPair } from '../tokens/readTokenPair';
 import type { StoreHost } from './openStore';
-import type { MaybePromise, TokenPair, TokenStorage } from './TokenStore';
+import type { MaybePromise } from '../environment/MaybePromise';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStorage } from './TokenStore';
 
 // Writes of each store, one at a time: an asynchronous store must not end with an older pair than the newest.
 const queues = new WeakMap<TokenStorage, Promise<unknown>>();

@@ -1,6 +1,6 @@
 import { jwtDecode } from 'jwt-decode';
 import { AuthRequestError } from '../errors/AuthRequestError';
-import type { TokenPair } from '../stores/TokenStore';
+import type { TokenPair } from './TokenPair';
 
 /** The claims of an access token, as decoded (not verified: only the server can verify). */
 export type TokenClaims = Readonly<Record<string, unknown>> & { readonly exp?: number; readonly iat?: number };

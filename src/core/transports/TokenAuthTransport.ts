@@ -1,4 +1,5 @@
-import type { TokenPair, TokenStore } from '../stores/TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
+import type { TokenStore } from '../stores/TokenStore';
 
 /** A pair as a transport hands it over, before the session checks it; with the user, after a login. */
 export interface TransportAnswer {

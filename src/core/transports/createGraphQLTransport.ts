@@ -1,5 +1,6 @@
 import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
+import { graphQLErrorCode } from '../../shared/graphQLErrorCode';
 import { type AuthCall, isRefusal as isRefusalByDefault } from './isRefusal';
 import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
@@ -39,6 +40,22 @@ export interface GraphQLTransportOptions {
 // ending a session over them would log users out during an outage.
 const SERVER_FAILURE = /^(408|429|5\d\d)$/;
 
+/** A GraphQL answer's body, as far as a transport reads it. */
+interface GraphQLBody {
+  readonly data?: Record<string, unknown> | null;
+  readonly errors?: AuthRejectedError['errors'];
+}
+
+/** One of the spec's mutations, as posted. */
+interface Mutation {
+  /** The mutation's field, whose value is the answer. */
+  readonly field: string;
+  readonly query: string;
+  readonly variables: Record<string, string>;
+  /** The access token to send, for a call the server may want one for (a logout). */
+  readonly token?: string | undefined;
+}
+
 /**
  * The default {@link TokenAuthTransport}: the spec's `loginWithEmailPassword`, `refreshToken(token:)` and
  * `logout(refreshToken:)`, posted with `fetch` outside the Apollo link chain, so they never meet the replay
@@ -52,15 +69,10 @@ const SERVER_FAILURE = /^(408|429|5\d\d)$/;
  */
 export function createGraphQLTransport(options: GraphQLTransportOptions): TokenAuthTransport {
   const { documents = {} } = options;
-  const post = async (
-    field: string,
-    query: string,
-    variables: Record<string, string>,
-    signal: AbortSignal,
-    token?: string,
-  ) => {
+  const post = async (mutation: Mutation, signal: AbortSignal): Promise<TransportAnswer> => {
+    const { field, query, variables, token } = mutation;
     let status: number | undefined;
-    let body: { data?: Record<string, unknown> | null; errors?: AuthRejectedError['errors'] } | null = null;
+    let body: GraphQLBody | null = null;
     const fail = (why: string, cause?: unknown) => new AuthRequestError(`${field} ${why}.`, field, status, cause);
     let text: string;
     try {
@@ -82,7 +94,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     // A refusal (401, 403) needs no body to be a verdict.
     const refused = status === 401 || status === 403;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(text) as GraphQLBody | null;
     } catch (cause) {
       if (!refused) throw fail(`answered HTTP ${status} with a body that is not JSON`, cause);
     }
@@ -90,48 +102,55 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     // Any answer will do here (a logout may answer a scalar, a pair may come with warnings); the session checks
     // the shape of a pair.
     const data = body?.data?.[field];
-    if (data != null && status! < 300) return data as TransportAnswer;
-    const code = errors[0]?.extensions?.code;
+    if (data != null && status < 300) return data as TransportAnswer;
+    const code = graphQLErrorCode(errors[0]);
     // A logout needs no access token (the refresh token names the session): one refused as expired, even where
     // the server's context refuses it for every operation (HTTP 500 or 401), is sent again without it.
     if (token && (status === 401 || errors.some((error) => error.extensions?.code === 'TOKEN_EXPIRED'))) {
-      return post(field, query, variables, signal);
+      return post({ ...mutation, token: undefined }, signal);
     }
     if (SERVER_FAILURE.test(`${status}`) || (!errors.length && !refused)) {
       throw fail(
-        status! < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`,
+        status < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`,
       );
     }
-    const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, status!), field, errors);
+    const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, status), field, errors);
     // The call is the field's first word: login(WithEmailPassword), refresh(Token), logout.
     const verdict = (options.isRefusal ?? isRefusalByDefault)(rejection, field.replace(/With.*|Token/, '') as AuthCall);
-    if (verdict === 'maybe') throw new AuthRejectedError(rejection.message, field, errors, true);
+    if (verdict === 'maybe') throw new AuthRejectedError(rejection.message, field, errors, { uncertain: true });
     if (!verdict) throw fail(`failed: ${rejection.message}`, rejection);
     throw rejection;
   };
   return {
     login: (email, password, signal) =>
       post(
-        'loginWithEmailPassword',
-        documents.login ??
-          `mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){${PAIR} user{id email role}}}`,
-        { email, password },
+        {
+          field: 'loginWithEmailPassword',
+          query:
+            documents.login ??
+            `mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){${PAIR} user{id email role}}}`,
+          variables: { email, password },
+        },
         signal,
       ),
     refresh: (token, signal) =>
       post(
-        'refreshToken',
-        documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`,
-        { token },
+        {
+          field: 'refreshToken',
+          query: documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`,
+          variables: { token },
+        },
         signal,
       ),
     logout: (pair, signal) =>
       post(
-        'logout',
-        documents.logout ?? 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
-        { refreshToken: pair.refreshToken },
+        {
+          field: 'logout',
+          query: documents.logout ?? 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
+          variables: { refreshToken: pair.refreshToken },
+          token: pair.accessToken,
+        },
         signal,
-        pair.accessToken,
       ),
   };
 }

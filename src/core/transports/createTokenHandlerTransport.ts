@@ -3,12 +3,18 @@ import { AuthRequestError } from '../errors/AuthRequestError';
 import { LoginThrottledError } from '../errors/LoginThrottledError';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import { openTokenHandlerStore } from '../stores/openTokenHandlerStore';
-import type { TokenAuthTransport } from './TokenAuthTransport';
+import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
 /** Options of {@link createTokenHandlerTransport}. */
 export interface TokenHandlerTransportOptions {
   /** The `fetch` the page calls the handler with. @defaultValue `globalThis.fetch`, read at call time */
   fetch?: typeof fetch;
+}
+
+/** The token handler's answer, as far as the transport reads it: a pair's fields, or an error. */
+interface HandlerAnswer {
+  readonly accessToken?: string;
+  readonly error?: { readonly code?: string; readonly message?: string; readonly retryAfter?: unknown };
 }
 
 /**
@@ -55,18 +61,19 @@ export function createTokenHandlerTransport(
       throw new AuthRequestError(`${route} failed on the network.`, route, undefined, cause);
     }
     const { status } = response;
-    const answer = await response.json().catch(() => null);
+    const answer = (await response.json().catch(() => null)) as HandlerAnswer | null;
     const { code, message } = answer?.error ?? {};
     // No cookie: nobody signed in (answered 200). A cookie of a session logged out (in a tab whose answer was
     // lost): logged out.
     const ended = ({ NO_SESSION: 'no-session', SESSION_ENDED: 'logout' } as const)[code as string];
     if (ended) throw new SessionEndedError(ended);
-    if (response.ok) return { ...answer, refreshToken: answer?.accessToken };
+    // The session checks the shape of a pair.
+    if (response.ok) return { ...answer, refreshToken: answer?.accessToken } as TransportAnswer;
     if (status === 401)
       throw new AuthRejectedError(rejectionMessage(route, message, status), route, [{ message, extensions: { code } }]);
     if (status === 429 && route === 'login')
       throw new LoginThrottledError(
-        message,
+        message ?? '',
         Number(answer?.error?.retryAfter) || Number(response.headers.get('retry-after')) * 1000 || 0,
       );
     const failed = new AuthRequestError(

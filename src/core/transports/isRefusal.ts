@@ -1,5 +1,6 @@
 import type { AuthRejectedError } from '../errors/AuthRejectedError';
 import { speaksOfAuth } from '../../shared/speaksOfAuth';
+import { graphQLErrorCode } from '../../shared/graphQLErrorCode';
 
 /** The auth call a server answered: `login` (`loginWithEmailPassword`), `refresh` (`refreshToken`) or `logout`. */
 export type AuthCall = 'login' | 'refresh' | 'logout';
@@ -38,7 +39,7 @@ const SERVICE_FAILURE = /^(SERVICE_UNAVAILABLE|GATEWAY_TIMEOUT|SUBREQUEST_HTTP_E
  * ```
  */
 export function isRefusal(error: AuthRejectedError, call: AuthCall): boolean | 'maybe' {
-  const codes = error.errors.map((each) => `${each.extensions?.code ?? ''}`);
+  const codes = error.errors.map(graphQLErrorCode);
   if (codes.some((code) => SERVICE_FAILURE.test(code))) return false;
   return (
     call === 'login' ||

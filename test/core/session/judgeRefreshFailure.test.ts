@@ -9,7 +9,7 @@ const pair = { accessToken: 'a', refreshToken: 'r' };
 const handlerPage = { accessToken: '', refreshToken: '' };
 const outage = new AuthRequestError('refreshToken failed on the network.', 'refreshToken');
 const refused = new AuthRejectedError('Invalid refresh token', 'refreshToken', []);
-const uncertain = new AuthRejectedError('Not authenticated', 'refreshToken', [], true);
+const uncertain = new AuthRejectedError('Not authenticated', 'refreshToken', [], { uncertain: true });
 const noSession = new SessionEndedError('no-session');
 const loggedOut = new SessionEndedError('logout', 'cause');
 
