@@ -1,8 +1,8 @@
 // ESLint for the package (npm run lint = eslint . && prettier --check .). Prettier owns the layout; ESLint the rest.
 //
 // src/ gets typescript-eslint's type-checked rules and the house rules. Everything else (tests, demo, bench,
-// scripts) gets the rules that need no types: parsing 200 more files with the type checker doubles the run (2 min on our CI's 2 cores), and in
-// code that reads untyped JSON answers and mocks the unsafe-* rules are mostly noise. (Vitest itself warns of an
+// scripts) gets the rules that need no types: parsing 200 more files with the type checker doubles the run (2 min
+// on our CI's 2 cores), and in code that reads untyped JSON answers and mocks the unsafe-* rules are mostly noise. (Vitest itself warns of an
 // `expect(…).rejects` left un-awaited, the floating promise that matters most in a test.)
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
@@ -41,6 +41,8 @@ export default defineConfig([
     'coverage',
     'test-output',
     'docs/api',
+    // Written by npm run check:snippets, and gitignored.
+    '.cache',
     '**/soak-report',
     // Real apps with their own package.json, lockfile, tsconfig and node_modules (npm run examples:install).
     'examples',

@@ -11,5 +11,5 @@
  */
 export { getTokenAuthInternals, type TokenAuthInternals } from './tokenAuthInternals';
 export type { TokenSession } from '../core/session/TokenSession';
-export type { MaybePromise } from '../core/stores/TokenStore';
+export type { MaybePromise } from '../core/environment/MaybePromise';
 export { REFUSALS } from '../core/session/sessionLimits';

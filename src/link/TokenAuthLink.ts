@@ -46,7 +46,7 @@ export class TokenAuthLink extends ApolloLink {
 
 function attach(operation: ApolloLink.Operation, sent: SentToken | null): ApolloLink.Operation {
   if (sent) {
-    operation.setContext(({ headers }) => ({
+    operation.setContext(({ headers }: { headers?: Record<string, string> }) => ({
       headers: { ...headers, authorization: `Bearer ${sent.pair.accessToken}` },
       [SENT_TOKEN_KEY]: sent,
     }));

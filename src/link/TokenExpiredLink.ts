@@ -100,6 +100,7 @@ export class TokenExpiredLink extends ApolloLink {
             const refused = error && verdict(error);
             // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
             // the predicates do not run for again.
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- a signal to catchError below, never seen outside
             if (refused) throw new RefusedResult(result, error, refused);
             emitted = true;
             return result;

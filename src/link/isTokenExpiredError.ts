@@ -23,8 +23,8 @@ export function hasErrorCode(error: unknown, code: string): boolean {
   let errors: unknown = CombinedGraphQLErrors.is(error) ? error.errors : undefined;
   if (ServerError.is(error)) {
     try {
-      const body = JSON.parse(error.bodyText);
-      errors = [body].flat().flatMap((result) => result?.errors ?? []);
+      const body: unknown = JSON.parse(error.bodyText);
+      errors = [body].flat().flatMap((result) => (result as { errors?: unknown[] } | null)?.errors ?? []);
     } catch {
       return false;
     }

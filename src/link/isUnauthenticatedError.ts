@@ -1,3 +1,4 @@
+import { graphQLErrorCode } from '../shared/graphQLErrorCode';
 import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
 import { hasErrorCode } from './isTokenExpiredError';
 
@@ -25,7 +26,7 @@ export function isUnauthenticatedError(error: unknown): boolean | 'maybe' {
   if ((ServerError.is(error) && error.statusCode === 401) || hasErrorCode(error, 'UNAUTHENTICATED')) return true;
   return (
     CombinedGraphQLErrors.is(error) &&
-    error.errors.some(({ extensions }) => SAYS_NOTHING.test(`${extensions?.code ?? ''}`)) &&
+    error.errors.some(({ extensions }) => SAYS_NOTHING.test(graphQLErrorCode({ extensions }))) &&
     'maybe'
   );
 }

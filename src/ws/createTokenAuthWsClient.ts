@@ -9,6 +9,7 @@ import {
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { getRetryDelay, SessionEndedError, systemClock, TokenRefusedError, type Clock, type TokenAuth } from '../index';
 import { getTokenAuthInternals } from '../internal';
+import { graphQLErrorCode, type GraphQLErrorLike } from '../shared/graphQLErrorCode';
 
 /** Options of {@link createTokenAuthWsClient}: graphql-ws's own, and how the socket follows the session. */
 export interface TokenAuthWsClientOptions extends ClientOptions {
@@ -309,7 +310,7 @@ function isRefusal(event: unknown): boolean {
 }
 
 function hasExpiredToken(errors: unknown): boolean {
-  return Array.isArray(errors) && errors.some((error) => error?.extensions?.code === 'TOKEN_EXPIRED');
+  return Array.isArray(errors) && errors.some((error: GraphQLErrorLike) => graphQLErrorCode(error) === 'TOKEN_EXPIRED');
 }
 
 // graphql-ws's `iterate` would bypass the wrapped `subscribe`: the same, over it.

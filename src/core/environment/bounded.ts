@@ -1,5 +1,5 @@
 import type { Clock } from './Clock';
-import type { MaybePromise } from '../stores/TokenStore';
+import type { MaybePromise } from './MaybePromise';
 
 /** How {@link bounded} bounds a piece of work. */
 export interface Bound {

@@ -2,7 +2,7 @@ import { jwtDecode } from 'jwt-decode';
 import type { SessionEndedError } from '../errors/SessionEndedError';
 import { getTokenSchedule, type TokenSchedule } from '../tokens/getTokenSchedule';
 import { decodeAccessToken, type TokenClaims } from '../tokens/readTokenPair';
-import type { TokenPair } from '../stores/TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
 
 /**
@@ -83,7 +83,7 @@ export function createRecord({ pair, into, known }: RecordSource, options: Recor
   }
   const role = claims[options.roleClaim];
   const prior = 'pair' in into ? into : undefined;
-  const id = String(known?.id ?? claims.sub ?? prior?.user.id ?? '');
+  const id = textOf(known?.id ?? claims.sub ?? prior?.user.id);
   // An unknown user (a stored access token that could not be read) is taken to be the same one.
   const same = prior && (!prior.user.id || prior.user.id === id) ? prior : undefined;
   known ??= same?.user;
@@ -147,4 +147,9 @@ export function rejectionOf(record: SessionRecord, cause: unknown, now: number):
     // An opaque refresh token says nothing of its life.
   }
   return 'revoked';
+}
+
+// A user id as text: the login's or the `sub` claim, a string or (on some servers) a number.
+function textOf(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }

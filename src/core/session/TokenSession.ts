@@ -1,6 +1,6 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { SessionEndedError } from '../errors/SessionEndedError';
-import type { TokenPair } from '../stores/TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
 import { readTokenPair } from '../tokens/readTokenPair';
 import { createRefresher } from './createRefresher';
 import { describeEnd, type Ending } from './describeEnd';

@@ -3,7 +3,7 @@ import type { Clock } from '../environment/Clock';
 import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { SessionEndedError } from '../errors/SessionEndedError';
-import type { TokenPair } from '../stores/TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
 
 /** How a session calls its auth service. See {@link createAuthCalls}. */

@@ -1,5 +1,5 @@
 import type { Rotation } from '../stores/openStore';
-import type { TokenPair } from '../stores/TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import { readTokenPair } from '../tokens/readTokenPair';
 import { createRefreshTimer } from './RefreshTimer';
@@ -58,14 +58,18 @@ export function createRefresher(host: RefresherHost): Refresher {
         patient = false;
         await waits.sleep(before.until - clock.now());
       }
-      if (host.live() === from) from.refreshing ??= rotate(from, trigger).finally(() => (from.refreshing = undefined));
+      if (host.live() === from) {
+        from.refreshing ??= rotate(from, trigger).finally(() => {
+          from.refreshing = undefined;
+        });
+      }
       await waits.join(from.refreshing, kind.operation ? since + operationWait - clock.now() : undefined);
-      const disposed = signal.aborted ? signal.reason : undefined;
+      const disposed: unknown = signal.aborted ? signal.reason : undefined;
       const step = afterJoin({ from, live: host.live(), patient, disposed, operationWait });
       if (step.do === 'again') continue;
       if (step.do === 'take')
         return kind.operation ? { epoch: step.record.epoch, pair: step.record.pair, since } : step.record;
-      throw (step as { error: unknown }).error;
+      throw step.error;
     }
   }
 
@@ -132,7 +136,9 @@ export function createRefresher(host: RefresherHost): Refresher {
     } catch (error) {
       // The service spent the old token and sent nothing usable: a refresh token it carried is revoked.
       const { accessToken, refreshToken } = answer ?? {};
-      if (typeof refreshToken === 'string') void calls.revoke({ accessToken: String(accessToken ?? ''), refreshToken });
+      if (typeof refreshToken === 'string') {
+        void calls.revoke({ accessToken: typeof accessToken === 'string' ? accessToken : '', refreshToken });
+      }
       throw new SessionEndedError('rejected', error);
     }
   }

@@ -49,7 +49,7 @@ export function createWaits(clock: Clock, signal: AbortSignal): Waits {
         const done = () => resolve(clock.clearTimeout(deadline));
         const deadline = ms === undefined ? undefined : clock.setTimeout(done, ms);
         joins.add(done);
-        Promise.resolve(signal.aborted || refresh)
+        void Promise.resolve(signal.aborted || refresh)
           .then(done, reject)
           .then(() => joins.delete(done));
       });

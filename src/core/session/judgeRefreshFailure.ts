@@ -1,7 +1,7 @@
 import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { SessionEndedError, type SessionEndReason } from '../errors/SessionEndedError';
-import type { TokenPair } from '../stores/TokenStore';
+import type { TokenPair } from '../tokens/TokenPair';
 import { REFUSALS } from './sessionLimits';
 
 /** What a failed refresh comes to: a retry later, or the end of the session with its reason. */

@@ -39,14 +39,16 @@ export interface AfterJoin {
   readonly operationWait: number;
 }
 
-const JOIN: WaitStep = { do: 'join' };
+const JOIN = { do: 'join' } as const;
+
+type Step<Kind extends WaitStep['do']> = Extract<WaitStep, { do: Kind }>;
 
 /**
  * Before a wait joins the refresh of `from`: a record whose refresh failed without a verdict holds a scheduled
  * retry. Only a trigger that `forces` refreshes then; an operation sleeps until the retry when it is due within
  * {@link RETRY_JOIN} of when it began to wait, and every other wait fails with the failure the retry waits out.
  */
-export function beforeJoin({ kind, from, patient, since }: BeforeJoin): WaitStep {
+export function beforeJoin({ kind, from, patient, since }: BeforeJoin): Step<'join' | 'sleep' | 'fail'> {
   if (!from.retry || kind.forces || from.refreshing) return JOIN;
   const at = from.retry.at ?? Infinity;
   if (!patient || at - since > RETRY_JOIN) return { do: 'fail', error: from.retry.error };
@@ -58,7 +60,13 @@ export function beforeJoin({ kind, from, patient, since }: BeforeJoin): WaitStep
  * refreshes (the operation's wait ran out), or failed without a verdict (worth the retry once), or was cut short.
  * Another epoch, or none, fails with why the epoch ended.
  */
-export function afterJoin({ from, live, patient, disposed, operationWait }: AfterJoin): WaitStep {
+export function afterJoin({
+  from,
+  live,
+  patient,
+  disposed,
+  operationWait,
+}: AfterJoin): Step<'again' | 'take' | 'fail'> {
   if (disposed) return { do: 'fail', error: disposed };
   if (live === from && from.refreshing) {
     const waited = new AuthRequestError(`Waited ${operationWait / 1000} s for a new access token.`, 'refreshToken');

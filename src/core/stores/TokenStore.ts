@@ -1,10 +1,6 @@
 import type { MaybePromise } from '../environment/MaybePromise';
 import type { TokenPair } from '../tokens/TokenPair';
 
-// Defined in the layers below since the stores are not the only ones to use them; kept here too for the importers
-// that have not moved yet (src/index.ts, core/session, environment/bounded.ts).
-export type { MaybePromise, TokenPair };
-
 /**
  * Where the token pair lives between requests and across restarts, as the app implements it: make a
  * {@link TokenStore} of it with `createTokenStore(storage)`.
