@@ -3,7 +3,7 @@ import type { TokenAuthOptions } from './core/session/TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './core/session/TokenAuthState';
 import { createTokenSession } from './core/session/TokenSession';
 import { TokenAuthLink } from './link/TokenAuthLink';
-import { setTokenAuthInternals } from './internal/tokenAuthInternals';
+import { setTokenAuthInternals } from './core/session/tokenAuthInternals';
 import { TokenExpiredLink } from './link/TokenExpiredLink';
 
 /** A session for one token pair, and the Apollo link that uses it. See {@link createTokenAuth}. */

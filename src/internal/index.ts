@@ -9,7 +9,7 @@
  * @packageDocumentation
  * @module apollo-link-token-pair/internal
  */
-export { getTokenAuthInternals, type TokenAuthInternals } from './tokenAuthInternals';
+export { getTokenAuthInternals, type TokenAuthInternals } from '../core/session/tokenAuthInternals';
 export type { TokenSession } from '../core/session/TokenSession';
 export type { MaybePromise } from '../core/environment/MaybePromise';
 export { REFUSALS } from '../core/session/sessionLimits';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 // The house as STYLE.md describes it. The core's layers from the bottom, then the links, then the entry; a file
 // imports from its own layer or one below. Satellites (one folder per subpath entry) import the core only through
-// its entry (src/index.ts) or src/shared/, and another satellite only through that one's entry (its index.ts).
+// its entries (src/index.ts, and src/internal/ for the plumbing apps never import) or src/shared/, and another satellite only through that one's entry (its index.ts).
 //
 // The stores sit below the transports: a transport may bring the store its mode needs (the token handler's page
 // keeps the access token only: createTokenHandlerTransport returns openTokenHandlerStore's store as
@@ -19,11 +19,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core/transports/'],
   ['core/session/'],
   ['link/'],
-  ['createTokenAuth.ts', 'index.ts'],
+  ['createTokenAuth.ts', 'index.ts', 'internal/'],
 ];
 const SATELLITES = ['react/', 'service/', 'server/', 'ws/', 'testing/', 'doctor/'];
 /** What a satellite may import besides its own folder. */
-const CORE_ENTRY = ['index.ts', 'shared/'];
+const CORE_ENTRY = ['index.ts', 'internal/index.ts', 'shared/'];
 
 /** Known edges (`from -> to`, paths under src/) that break the rules today. */
 const KNOWN: readonly string[] = [];
