@@ -1,5 +1,6 @@
 // Size limits per entry, minified and gzipped, peers external, jwt-decode (the one dependency) bundled in. Each limit
-// sits just above the size measured when it was last set; docs/performance.md says what the core's bytes buy.
+// sits just above the size measured when it was last set; docs/performance.md says what the core's bytes buy, and
+// why the core's limit moved from 7.6 kB to 8.6 kB with the engine's parts (issue 37).
 const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'react-dom'];
 // The entries beside the core import it from ./index.js and ./internal.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js', './internal.js'] });
@@ -15,7 +16,7 @@ module.exports = [
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '7.6 kB',
+    limit: '8.6 kB',
     gzip: true,
     ignore: peers,
   },
@@ -24,7 +25,7 @@ module.exports = [
     name: 'core: createTokenAuth with the memory store and browserResume (a page)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore, browserResume }',
-    limit: '7.5 kB',
+    limit: '8.8 kB',
     gzip: true,
     ignore: peers,
   },
@@ -33,7 +34,7 @@ module.exports = [
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '9.4 kB',
+    limit: '10.7 kB',
     gzip: true,
     ignore: peers,
   },
@@ -61,7 +62,7 @@ module.exports = [
     // The whole token handler: server code, in no browser bundle.
     name: './server, without the core (the token handler)',
     path: 'dist/server.js',
-    limit: '7.75 kB',
+    limit: '7.8 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,
@@ -79,7 +80,7 @@ module.exports = [
     // The whole graphql-ws client that follows the session.
     name: './ws, without the core',
     path: 'dist/ws.js',
-    limit: '1.75 kB',
+    limit: '1.8 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,
