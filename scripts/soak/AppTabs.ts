@@ -48,6 +48,10 @@ export class AppTabs {
     this.context.on('console', (message) => {
       const tab = this.pages.get(message.page()!);
       if (message.type() === 'error') this.journal.note('console-error', message.text(), tab?.name, this.app);
+      // The session's own words (`?log`): each refresh's trigger and outcome, and why a session ended.
+      if (message.type() === 'debug' && message.text().startsWith('apollo-link-token-pair:')) {
+        this.journal.note('auth', message.text().slice('apollo-link-token-pair: '.length), tab?.name, this.app);
+      }
     });
     // Which request failed and how (a console error names neither), and where a slow one spent its time.
     this.context.on('requestfailed', (request) => {

@@ -154,7 +154,7 @@ try {
     ),
     'vite-spa': new AppTabs(
       'vite-spa',
-      `${spa.origin}/?store=broadcast&console`,
+      `${spa.origin}/?store=broadcast&console&log`,
       'status',
       query,
       mutation,

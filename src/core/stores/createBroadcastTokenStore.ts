@@ -14,8 +14,10 @@ export interface BroadcastTokenStoreOptions {
   name?: string;
   /**
    * How long a read waits for the other tabs to answer, in ms. A tab that misses three reads in a row (frozen,
-   * closed without a goodbye) is no longer waited for until it speaks again. When no other tab is known, a read
-   * waits at most 50 ms for any answer; a later answer is still taken, and the session follows it. A tab that
+   * closed without a goodbye) is no longer waited for until it speaks again; reads whose wait ended more than a
+   * second late (this tab was frozen, or its timers throttled) count no miss. When no other tab is known, a read
+   * waits 50 ms and takes the newest pair answered meanwhile, not the first: a tab that was frozen may answer
+   * first, with a pair rotated since; a later answer is still taken, and the session follows it. A tab that
    * starts and hears of no pair while another tab holds the refresh lock (one the browser froze in mid-refresh)
    * reads again once it gets the lock, at most 20 s later, and stays `loading` meanwhile: it shows the pair
    * that refresh brings, not a sign-in form.
@@ -41,6 +43,10 @@ interface Wait {
   readonly pending: Set<string>;
   done(): void;
 }
+
+// A wait that ended this much past its time did not run out: this tab was frozen, or its timers throttled, and
+// the answers it waited for are queued behind the timer. Its silent tabs count no miss.
+const LATE = 1_000;
 
 // A write's place in the order of all writes: a counter, ties broken by the writer's id.
 type Version = readonly [count: number, writer: string];
@@ -119,16 +125,20 @@ export function createBroadcastTokenStore(
     if (wait) settle(wait, message.from);
   });
 
+  // Knowing no tab, a read takes every answer of its window, the newest winning (`apply`): the first may be a
+  // thawed tab's, with a pair rotated while it was frozen.
   function settle(wait: Wait, from: string) {
     wait.pending.delete(from);
-    if (wait.any || wait.pending.size === 0) wait.done();
+    if (!wait.any && wait.pending.size === 0) wait.done();
   }
 
   function ask(): Promise<void> {
     if (!channel || closed) return Promise.resolve();
-    // Knowing no other tab, take the first answer, if any comes soon; else wait for every known tab.
+    // Knowing no other tab, take the answers of a short window; else wait for every known tab.
     const any = peers.size === 0;
     const n = ++asks;
+    const window = any ? Math.min(timeout, 50) : timeout;
+    const until = clock.now() + window;
     return new Promise<void>((resolve) => {
       const wait: Wait = {
         any,
@@ -136,7 +146,8 @@ export function createBroadcastTokenStore(
         done() {
           clock.clearTimeout(timer);
           waits.delete(n);
-          for (const peer of wait.pending) {
+          const late = clock.now() - until > LATE;
+          for (const peer of late ? [] : wait.pending) {
             const misses = (peers.get(peer) ?? 0) + 1;
             if (misses >= 3) peers.delete(peer);
             else if (peers.has(peer)) peers.set(peer, misses);
@@ -144,7 +155,7 @@ export function createBroadcastTokenStore(
           resolve();
         },
       };
-      const timer = clock.setTimeout(wait.done, any ? Math.min(timeout, 50) : timeout);
+      const timer = clock.setTimeout(wait.done, window);
       waits.set(n, wait);
       post({ type: 'ask', from: id, id: n });
     });

@@ -186,6 +186,11 @@ class FreezableChannel extends BroadcastChannel {
     this.held = null;
     for (const deliver of held) deliver();
   }
+
+  /** Thaws, and loses what came meanwhile: a page the browser froze may never get those messages. */
+  drop() {
+    this.held = null;
+  }
 }
 
 /** A store standing for a tab on the channel `name`, and the channel it opened. */
@@ -250,5 +255,91 @@ describe('createBroadcastTokenStore: a frozen tab with a high write counter', ()
     const [, write] = a.channel.received;
     expect(write).toMatchObject({ type: 'set', pair: fresh });
     expect(write!.version![0]).toBeGreaterThan(answer!.version![0]);
+  });
+});
+
+// Found by the 30-minute soak, seed 1 (issue 37): a tab frozen 34 s while its refresh's retry waited thawed with
+// the pair it had, which the other tabs had rotated four times. A tab reloaded just then took that tab's answer,
+// the first to come, and restored the stale pair; and the thawed tab's own read, its wait cut short, submitted
+// the spent refresh token: reuse, and every tab signed out.
+// Real turns of the event loop, where messages between channels travel, with the fake clock standing still.
+const realImmediate = setImmediate;
+async function until(check: () => boolean) {
+  for (let turn = 0; turn < 1_000 && !check(); turn++) await new Promise((resolve) => realImmediate(resolve));
+  expect(check()).toBe(true);
+}
+
+describe('createBroadcastTokenStore: a tab that thaws with a stale pair', () => {
+  useTestClock();
+  beforeEach(() => void vi.stubGlobal('BroadcastChannel', FreezableChannel));
+  afterEach(() => {
+    for (const store of stores.splice(0)) store.close();
+    FreezableChannel.instances.length = 0;
+    vi.unstubAllGlobals();
+  });
+
+  /** Tab `stale` froze, tab `fresh` wrote a newer pair meanwhile, and `stale` thawed without hearing of it. */
+  async function staleAndFresh(name: string) {
+    const stale = tab(name);
+    const fresh = tab(name);
+    const old = makePair('old');
+    stale.store.set(old);
+    await until(() => fresh.channel.received.length === 1);
+    stale.channel.freeze();
+    const rotated = makePair('rotated');
+    fresh.store.set(rotated);
+    await until(() => stale.channel.received.length === 1);
+    stale.channel.drop();
+    return { stale, fresh, old, rotated };
+  }
+
+  it('a tab opened then takes the newest pair answered, not the first answer, which the thawed tab sends', async () => {
+    const { stale, fresh, rotated } = await staleAndFresh(`thaw-${++channel}`);
+    fresh.channel.freeze();
+    const opened = tab(stale.channel.name);
+    const result = { done: false, pair: undefined as TokenPair | null | undefined };
+    void Promise.resolve(opened.store.get()).then((pair) => Object.assign(result, { done: true, pair }));
+    // The thawed tab answers at once, with the pair it had.
+    await until(() => opened.channel.received.length === 1);
+    await vi.advanceTimersByTimeAsync(10);
+    fresh.channel.thaw();
+    await until(() => opened.channel.received.length === 2);
+    await vi.advanceTimersByTimeAsync(50);
+    await until(() => result.done);
+    expect(result.pair).toEqual(rotated);
+  });
+
+  it('its own read waits for the tabs it knew, though its waits while frozen ended with no answer', async () => {
+    const name = `thaw-${++channel}`;
+    const stale = tab(name);
+    const fresh = tab(name);
+    stale.store.set(makePair('old'));
+    await read(stale.store);
+    stale.channel.freeze();
+    const heard = stale.channel.received.length;
+    // Three reads while frozen: their answers are held, and their waits end a minute late.
+    for (let i = 0; i < 3; i++) void stale.store.get();
+    const rotated = makePair('rotated');
+    fresh.store.set(rotated);
+    await until(() => stale.channel.received.length === heard + 4);
+    // The clock moves on while the timers wait, as in a frozen page: they fire at the thaw, a minute past due.
+    vi.setSystemTime(Date.now() + MINUTE);
+    await vi.advanceTimersByTimeAsync(0);
+    stale.channel.drop();
+    // A tab opened since answers at once, knowing nothing; the tab that rotated answers only after 60 ms.
+    tab(name);
+    fresh.channel.freeze();
+    const states = () => stale.channel.received.filter((message) => message.type === 'state').length;
+    const before = states();
+    const result = { done: false, pair: undefined as TokenPair | null | undefined };
+    void Promise.resolve(stale.store.get()).then((pair) => Object.assign(result, { done: true, pair }));
+    await until(() => states() === before + 1);
+    // Past the 50 ms a read waits when it knows no tab, within the 100 ms it waits for a tab it knows.
+    await vi.advanceTimersByTimeAsync(60);
+    fresh.channel.thaw();
+    await until(() => states() === before + 2);
+    await vi.advanceTimersByTimeAsync(50);
+    await until(() => result.done);
+    expect(result.pair).toEqual(rotated);
   });
 });
