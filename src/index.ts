@@ -38,4 +38,5 @@ export { SessionEndedError, type SessionEndReason } from './core/errors/SessionE
 export { TokenRefusedError } from './core/errors/TokenRefusedError';
 export { LoginThrottledError } from './core/errors/LoginThrottledError';
 export { isTokenExpiredError } from './link/isTokenExpiredError';
+export { SKIP_TOKEN_AUTH } from './link/skipTokenAuth';
 export { isUnauthenticatedError } from './link/isUnauthenticatedError';

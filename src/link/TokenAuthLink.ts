@@ -1,5 +1,6 @@
 import { ApolloLink } from '@apollo/client';
-import { from, mergeMap } from 'rxjs';
+import { EMPTY, from, mergeMap, throwError, type Observable } from 'rxjs';
+import { skipsTokenAuth } from './skipTokenAuth';
 
 /** The token an attempt carries, and the session (epoch) it belongs to. */
 export interface SentToken {
@@ -31,15 +32,17 @@ export declare namespace TokenAuthLink {
  * While the stored pair loads, or when the access token is already dead by the local clock, operations wait
  * for the new token instead of going out with the dead one. A token that is still valid goes out at once,
  * even while a refresh is in flight. In the common case the operation is forwarded synchronously, with no
- * promise.
+ * promise. An operation whose context says `skipTokenAuth: true` goes out as it is, with no header and no wait.
  */
 export class TokenAuthLink extends ApolloLink {
   constructor({ auth }: TokenAuthLink.Options) {
     super((operation, forward) => {
+      const send = (op: ApolloLink.Operation) => sendOn(forward, op);
+      if (skipsTokenAuth(operation)) return send(operation);
       const sent = auth.current();
-      if (!(sent instanceof Promise)) return forward(attach(operation, sent));
+      if (!(sent instanceof Promise)) return send(attach(operation, sent));
       // A link further down that throws at once errors the operation, as it would without the wait.
-      return from(sent).pipe(mergeMap((value) => forward(attach(operation, value))));
+      return from(sent).pipe(mergeMap((value) => send(attach(operation, value))));
     });
   }
 }
@@ -52,4 +55,16 @@ function attach(operation: ApolloLink.Operation, sent: SentToken | null): Apollo
     }));
   }
   return operation;
+}
+
+/** The message of an operation that nothing sends: `auth.link` ended the chain. */
+const NOTHING_SENDS =
+  'apollo-link-token-pair: auth.link is the last link of the chain, so nothing sends the operation. Put the link ' +
+  'that sends it after auth.link: ApolloLink.from([auth.link, new HttpLink({ uri })]).';
+
+// At the end of a chain, Apollo Client's `forward` warns and answers EMPTY: the operation would complete with no
+// result, which Apollo Client 4 reports only as a chain that completed without emitting.
+function sendOn(forward: ApolloLink.ForwardFunction, operation: ApolloLink.Operation): Observable<ApolloLink.Result> {
+  const sent = forward(operation);
+  return sent === EMPTY ? throwError(() => new Error(NOTHING_SENDS)) : sent;
 }

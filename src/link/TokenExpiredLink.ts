@@ -3,6 +3,7 @@ import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { catchError, defer, from, map, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
+import { skipsTokenAuth } from './skipTokenAuth';
 import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
 
 // Set on an operation once it has been replayed: a link that sends it again (RetryLink placed before this one)
@@ -60,7 +61,8 @@ export declare namespace TokenExpiredLink {
  * A failure that may mean the session is dead (by default a GraphQL error without a code, as most servers
  * refuse the token of a revoked session) makes the session check itself with a refresh when it is worth one:
  * refused, the session ends and the operation fails with `SessionEndedError`; renewed, the operation is
- * replayed once; not worth a check, the failure is passed on as it came. Other errors pass through untouched.
+ * replayed once; not worth a check, the failure is passed on as it came. Other errors pass through untouched, and
+ * so does every outcome of an operation whose context says `skipTokenAuth: true`.
  */
 export class TokenExpiredLink extends ApolloLink {
   constructor({
@@ -69,49 +71,51 @@ export class TokenExpiredLink extends ApolloLink {
     isUnauthenticatedError: isRefused = isUnauthenticatedError,
   }: TokenExpiredLink.Options) {
     super((operation, forward) =>
-      defer(() => {
-        let emitted = false;
-        const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
-        // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
-        // out would hand the consumer the same data twice.
-        const verdict = (error: unknown): boolean | 'maybe' =>
-          !emitted &&
-          !operation.getContext()[REPLAYED_KEY] &&
-          (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
-        const replay = () => {
-          operation.setContext({ [REPLAYED_KEY]: true });
-          return forward(operation);
-        };
-        // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
-        const recover = (
-          refused: boolean | 'maybe',
-          error: unknown,
-          passOn: () => Observable<ApolloLink.Result>,
-        ): Observable<ApolloLink.Result> => {
-          if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
-          if (refused !== 'maybe' || !auth.check) return passOn();
-          return from(auth.check(sent(), messagesOf(error))).pipe(
-            mergeMap((renewed) => (renewed ? replay() : passOn())),
-          );
-        };
-        return forward(operation).pipe(
-          map((result) => {
-            const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
-            const refused = error && verdict(error);
-            // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
-            // the predicates do not run for again.
-            // eslint-disable-next-line @typescript-eslint/only-throw-error -- a signal to catchError below, never seen outside
-            if (refused) throw new RefusedResult(result, error, refused);
-            emitted = true;
-            return result;
+      skipsTokenAuth(operation)
+        ? forward(operation)
+        : defer(() => {
+            let emitted = false;
+            const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
+            // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
+            // out would hand the consumer the same data twice.
+            const verdict = (error: unknown): boolean | 'maybe' =>
+              !emitted &&
+              !operation.getContext()[REPLAYED_KEY] &&
+              (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
+            const replay = () => {
+              operation.setContext({ [REPLAYED_KEY]: true });
+              return forward(operation);
+            };
+            // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
+            const recover = (
+              refused: boolean | 'maybe',
+              error: unknown,
+              passOn: () => Observable<ApolloLink.Result>,
+            ): Observable<ApolloLink.Result> => {
+              if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
+              if (refused !== 'maybe' || !auth.check) return passOn();
+              return from(auth.check(sent(), messagesOf(error))).pipe(
+                mergeMap((renewed) => (renewed ? replay() : passOn())),
+              );
+            };
+            return forward(operation).pipe(
+              map((result) => {
+                const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
+                const refused = error && verdict(error);
+                // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
+                // the predicates do not run for again.
+                // eslint-disable-next-line @typescript-eslint/only-throw-error -- a signal to catchError below, never seen outside
+                if (refused) throw new RefusedResult(result, error, refused);
+                emitted = true;
+                return result;
+              }),
+              catchError((error: unknown) =>
+                error instanceof RefusedResult
+                  ? recover(error.verdict, error.error, () => of(error.result))
+                  : recover(verdict(error), error, () => throwError(() => error)),
+              ),
+            );
           }),
-          catchError((error: unknown) =>
-            error instanceof RefusedResult
-              ? recover(error.verdict, error.error, () => of(error.result))
-              : recover(verdict(error), error, () => throwError(() => error)),
-          ),
-        );
-      }),
     );
   }
 }

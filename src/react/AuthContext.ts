@@ -5,6 +5,8 @@ import type { SessionEnd, TokenAuth, TokenAuthState, TokenUser } from '../index'
 export interface Me {
   readonly id: string;
   readonly email: string;
+  /** The other fields the provider's `me` document selects (`role`, …). */
+  readonly [field: string]: unknown;
 }
 
 /** What {@link useAuth} returns. */

@@ -1,10 +1,10 @@
-import { type ApolloClient, gql } from '@apollo/client';
-import { useApolloClient, useQuery } from '@apollo/client/react';
-import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { type ApolloClient, type DocumentNode, gql, type TypedDocumentNode } from '@apollo/client';
+import { getApolloContext, useQuery } from '@apollo/client/react';
+import { type ReactNode, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { TokenAuth, TokenAuthState } from '../index';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
 
-const ME_QUERY = gql`
+const ME_QUERY: TypedDocumentNode<{ me: Me }> = gql`
   query TokenPairMe {
     me {
       id
@@ -25,8 +25,21 @@ export interface TokenAuthProviderProps {
    * @defaultValue `auth.getInitialState()`
    */
   serverState?: TokenAuthState;
+  /**
+   * The `me` query the provider sends at each sign-in, for `useAuth().me`: your own document (`me { id email role
+   * … }`, with the fields your screens show) so that they read `useAuth().me` and no second `me` goes out, or
+   * `false` for none (`me` is then always `null`).
+   * @defaultValue `query TokenPairMe { me { id email } }`
+   */
+  me?: DocumentNode | false;
   children?: ReactNode;
 }
+
+/** The message of a provider that finds no Apollo client above it. */
+const OUTSIDE_APOLLO =
+  'apollo-link-token-pair: <TokenAuthProvider> must be inside <ApolloProvider>, which holds the client whose ' +
+  'link is auth.link: <ApolloProvider client={client}><TokenAuthProvider auth={auth}>…</TokenAuthProvider>' +
+  '</ApolloProvider>.';
 
 /**
  * Makes a session available to {@link useAuth}. Place it inside `<ApolloProvider>`.
@@ -52,8 +65,9 @@ export interface TokenAuthProviderProps {
  * </ApolloProvider>
  * ```
  */
-export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProviderProps) {
-  const client = useApolloClient();
+export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, children }: TokenAuthProviderProps) {
+  const client = useContext(getApolloContext()).client;
+  if (!client) throw new Error(OUTSIDE_APOLLO);
   const userOf = (state: TokenAuthState) => (state.status === 'authenticated' && state.user?.id) || null;
   const initial = () => serverState ?? auth.getInitialState();
   const user = useSyncExternalStore(
@@ -61,7 +75,7 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
     () => userOf(auth.getState()),
     () => userOf(initial()),
   );
-  const { data } = useQuery<{ me: Me }>(ME_QUERY, { skip: !user, fetchPolicy: 'network-only' });
+  const { data } = useQuery<{ me: Me }>(meQuery || ME_QUERY, { skip: !user || !meQuery, fetchPolicy: 'network-only' });
   // `me` belongs to the signed-in user only: for another user (a login here or in another tab) it is fetched
   // again by the reset below.
   const me = data?.me?.id === user ? data.me : null;
@@ -119,18 +133,36 @@ export function TokenAuthProvider({ auth, serverState, children }: TokenAuthProv
   // signed-out error until remounted. The cache holds nothing of a user then, so no reset; and called at once,
   // before the re-render that starts `me`, which would otherwise go out twice. Not at the end of a restore: the
   // queries started meanwhile waited for it.
+  // The reset waits for the render that shows the user gone, and then for the timer on which Apollo's useQuery
+  // lets go of the query of an unmounted component (so that StrictMode's remount finds it): by then the screens
+  // behind an <AuthGate> (and the provider's own `me`) have unmounted, and none of their queries is fetched
+  // again, signed out, only to be aborted.
+  const clearing = useRef<() => void>(undefined);
   useEffect(() => {
     let last = auth.getState();
-    return auth.subscribe(() => {
+    const unsubscribe = auth.subscribe(() => {
       const state = auth.getState();
       if (state.status === 'loading') return;
       const shown = userOf(last);
       const now = userOf(state);
-      if (shown && now !== shown) binding.cleared = reset(client);
+      if (shown && now !== shown) binding.cleared = new Promise((resolve) => (clearing.current = resolve));
       else if (now && !shown && last.status === 'unauthenticated') client.refetchObservableQueries().catch(() => {});
       last = state;
     });
+    return () => {
+      unsubscribe();
+      // Unmounted before the next render: the reset is done now, and a logout() waiting for it resolves.
+      const done = clearing.current;
+      clearing.current = undefined;
+      if (done) void reset(client).then(done);
+    };
   }, [auth, client, binding]);
+  useEffect(() => {
+    const done = clearing.current;
+    if (!done) return;
+    clearing.current = undefined;
+    setTimeout(() => void reset(client).then(done));
+  });
 
   return (
     <AuthContext.Provider value={binding}>

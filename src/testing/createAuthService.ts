@@ -52,6 +52,9 @@ export interface AuthService {
   revokeAllSessions(): void;
 }
 
+/** What the public `catalogue` query answers. */
+const CATALOGUE = ['Membership', 'Day pass', 'Coaching'];
+
 /** Creates the sessions and resolvers of one auth server, all state held in this closure. */
 export function createAuthService(options: AuthServiceOptions): AuthService {
   const { signer, stats, faults, pauses, users } = options;
@@ -121,6 +124,11 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       clubNames.set(id, name);
       stats.renames += 1;
       return named(club);
+    },
+
+    async catalogue(_args: unknown, context: RequestContext) {
+      await delayField('catalogue', context);
+      return CATALOGUE;
     },
 
     async ping({ n }: { n?: number | null }, context: RequestContext) {

@@ -105,7 +105,7 @@ const ANY_ORIGIN = 'http://test-auth-server.invalid';
  * `TOKEN_EXPIRED` at the access token's `exp`; plus sample authenticated fields (`ping(n)`, `clubs`), a sample
  * authenticated mutation (`renameClub(id, name)`: renames a club the user may see, for every user; refused with
  * `TOKEN_EXPIRED` or `UNAUTHENTICATED` as the queries are, and then it does not run; `stats.renames` counts the ones
- * that ran), a `ticker` subscription, fault switches and counters.
+ * that ran), a public `catalogue` query that needs no token, a `ticker` subscription, fault switches and counters.
  *
  * @remarks
  * The Fetch handler (`server.fetch`) runs anywhere WebCrypto does: Node, a browser under MSW, a worker. Only

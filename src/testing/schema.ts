@@ -32,6 +32,8 @@ export const schema = buildSchema(/* GraphQL */ `
     me: User!
     clubs: [Club!]!
     ping(n: Int): Int!
+    "What the clubs offer, for anyone: the one field that needs no token (a public catalogue)."
+    catalogue: [String!]!
   }
   type Mutation {
     loginWithEmailPassword(email: String!, password: String!): AuthPayload!

@@ -14,8 +14,12 @@ export const expiredResult = () => ({
   errors: [{ message: 'Token expired', extensions: { code: 'TOKEN_EXPIRED' } }],
 });
 
-/** Runs one operation through `link` and records how it settles. */
-export function execute(link: ApolloLink, variables: Record<string, unknown> = {}) {
+/** Runs one operation through `link` (with `context`, if any) and records how it settles. */
+export function execute(
+  link: ApolloLink,
+  variables: Record<string, unknown> = {},
+  context: Record<string, unknown> = {},
+) {
   const results: ApolloLink.Result[] = [];
   const run = {
     results,
@@ -26,7 +30,11 @@ export function execute(link: ApolloLink, variables: Record<string, unknown> = {
   };
   let finish!: () => void;
   run.done = new Promise((resolve) => (finish = resolve));
-  const subscription = ApolloLink.execute(link, { query: QUERY, variables }, { client: {} as ApolloClient }).subscribe({
+  const subscription = ApolloLink.execute(
+    link,
+    { query: QUERY, variables, context },
+    { client: {} as ApolloClient },
+  ).subscribe({
     next: (result) => results.push(result),
     error: (error: unknown) => {
       run.error = error;

@@ -171,3 +171,13 @@ describe('auth.link with the session', () => {
     ).toBe(true);
   });
 });
+
+// Issue 38: a newcomer's `createTokenAuth({})` constructed, and its first login failed "on the network".
+describe('createTokenAuth without a way to reach the service', () => {
+  it('throws at once, naming `uri` and `transport`', () => {
+    expect(() => createTokenAuth({})).toThrow(
+      'apollo-link-token-pair: createTokenAuth needs `uri`, the GraphQL endpoint of the auth service, or `transport`',
+    );
+    expect(() => createTokenAuth({ uri: '' })).toThrow(/needs `uri`/);
+  });
+});

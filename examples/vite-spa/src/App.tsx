@@ -3,6 +3,7 @@ import { useQuery, useSubscription } from '@apollo/client/react';
 import { AuthGate, useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useState } from 'react';
 import { showTicker, storeKind } from './auth';
+import { Catalogue } from './Catalogue';
 
 const CLUBS = gql`
   query Clubs {
@@ -13,7 +14,8 @@ const CLUBS = gql`
   }
 `;
 
-const ME = gql`
+// The provider sends it at each sign-in (main.tsx), and every screen reads `useAuth().me`: one `me` per sign-in.
+export const ME = gql`
   query Me {
     me {
       id
@@ -80,14 +82,11 @@ function SignIn() {
 }
 
 function Account() {
-  const { user, logout } = useAuth();
-  const { data, error } = useQuery<{ me: { email: string; role: string } }>(ME);
+  const { user, logout, me } = useAuth();
   return (
     <section>
       <p data-testid="status">Signed in as {user?.email}</p>
-      <p data-testid="me">
-        {data ? `me: ${data.me.email} (${data.me.role})` : error ? `me failed: ${error.message}` : 'Loading me…'}
-      </p>
+      <p data-testid="me">{me ? `me: ${me.email} (${String(me['role'])})` : 'Loading me…'}</p>
       {showTicker && <Ticker key={user?.email} />}
       <button type="button" onClick={() => logout()} data-testid="sign-out">
         Sign out
@@ -116,6 +115,7 @@ export function App() {
     <main>
       <h1>Vite and apollo-link-token-pair</h1>
       <p data-testid="store">Store: {storeKind}</p>
+      <Catalogue />
       <Clubs />
       <AuthGate loading={<p data-testid="status">Restoring your session…</p>} fallback={<SignIn />}>
         <Account />

@@ -2,7 +2,7 @@ import { ApolloProvider } from '@apollo/client/react';
 import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
+import { App, ME } from './App';
 import { auth, client } from './auth';
 
 // `?console` puts the session and the Apollo client on `window`, to drive them from the browser's console
@@ -12,7 +12,7 @@ if (new URLSearchParams(location.search).has('console')) Object.assign(window, {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ApolloProvider client={client}>
-      <TokenAuthProvider auth={auth}>
+      <TokenAuthProvider auth={auth} me={ME}>
         <App />
       </TokenAuthProvider>
     </ApolloProvider>

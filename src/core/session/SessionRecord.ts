@@ -45,6 +45,11 @@ export interface SessionRecord extends Live {
   waiting?: NonNullable<TokenAuthState['waiting']>;
   /** How many refreshes of this pair in a row were answered with an uncertain refusal. */
   refusals?: number;
+  /**
+   * The service answered an operation sent with this pair's access token `TOKEN_EXPIRED` (or refused it as
+   * unauthenticated): whatever the local clock says, the token is dead, and no operation goes out with it again.
+   */
+  refused?: boolean;
 }
 
 /** The options a record is read with. */
@@ -101,9 +106,12 @@ export function createRecord({ pair, into, known }: RecordSource, options: Recor
   };
 }
 
-/** Whether the record's access token is dead by the local clock at `now`. */
+/**
+ * Whether the record's access token is dead: the service refused it, or the local clock at `now` says it expired.
+ * An operation then waits for the next pair instead of going out with it.
+ */
 export function isDead(record: SessionRecord, now: number): boolean {
-  return !!record.schedule && now >= record.schedule.expiresAt;
+  return !!record.refused || (!!record.schedule && now >= record.schedule.expiresAt);
 }
 
 /**

@@ -141,10 +141,11 @@ export interface RefreshEvent {
   readonly trigger: RefreshTrigger;
   /**
    * `rotated`: a new pair is in use. `adopted`: a session sharing the store had rotated already, and its pair is
-   * in use, with no request. `rejected`: the session ended. `failed`: no verdict, the session is kept and the
+   * in use, with no request. `rejected`: the session ended. `no-session`: a restore found nobody signed in (a
+   * token handler's first visit, with no cookie): not an error. `failed`: no verdict, the session is kept and the
    * refresh retried. `superseded`: the session ended or was replaced while the request was out.
    */
-  readonly outcome: 'rotated' | 'adopted' | 'rejected' | 'failed' | 'superseded';
-  /** The failure, for `rejected` and `failed`. */
+  readonly outcome: 'rotated' | 'adopted' | 'rejected' | 'no-session' | 'failed' | 'superseded';
+  /** The failure, for `rejected`, `no-session` and `failed`. */
   readonly error?: unknown;
 }

@@ -3,6 +3,7 @@ import { SessionEndedError } from '../errors/SessionEndedError';
 import type { TokenPair } from '../tokens/TokenPair';
 import { readTokenPair } from '../tokens/readTokenPair';
 import { createRefresher } from './createRefresher';
+import { createRestorer } from './createRestorer';
 import { describeEnd, type Ending } from './describeEnd';
 import { openSessionParts } from './openSessionParts';
 import { createRecord, isDead, SIGNED_OUT, stateOf, timeSeenPair } from './SessionRecord';
@@ -93,27 +94,31 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   const { config, reporter, signal, seam, mode, calls, waits, checks, state } = parts;
   const { clock, transport } = config;
   const refresher = createRefresher({ ...parts, live: () => live, switchTo, end });
-  const stops = [config.resume?.subscribe(refresher.resumed), seam.close];
+  // The app came back: a refresh that fell due meanwhile goes, and a store that failed to be read is read again.
+  const resumed = () => (refresher.resumed(), void restorer.read()?.catch(() => {}));
+  const stops = [config.resume?.subscribe(resumed), seam.close];
 
   let live: SessionRecord | null = null;
   // The epoch a login, restore or followed pair now starts or extends; replaced whenever one ends.
   let epoch: Epoch = {};
-  // Resolves the stored pair while the store is read at start.
-  let restoring: Promise<TokenPair | null> | null = null;
   let loggingOut: Promise<void> | null = null;
 
   const started = epoch;
-  const stored = seam.load();
-  if (stored instanceof Promise) {
-    restoring = stored.then((pair) => (restore(pair, started), pair)).finally(() => (restoring = null));
-  } else restore(stored, started);
+  // Reads the stored pair now, and again while the store fails.
+  const restorer = createRestorer({ ...parts, wanted: () => epoch === started, restore });
   const initial = state.get();
 
   const current = (): Live | null | Promise<Live | null> => {
-    if (live) return isDead(live, clock.now()) ? refresher.renew(live, 'expired-locally') : live;
-    if (!restoring) return null;
+    if (live) {
+      if (isDead(live, clock.now())) return refresher.renew(live, 'expired-locally');
+      // Still good: it goes out now, and a refresh that fell due meanwhile starts beside it.
+      refresher.overdue();
+      return live;
+    }
+    const reading = restorer.read();
+    if (!reading) return null;
     const waited = epoch;
-    return restoring.then(() => {
+    return reading.then(() => {
       if (waited.ended) throw waited.ended;
       return current();
     });
@@ -137,23 +142,25 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         throw error;
       }
       const replaced = live;
+      // A stored pair still being read is the replaced session's.
+      const reading = restorer.stop();
       refresher.restart();
       switchTo(next, { here: true });
-      if (mode.revokesLeftPairs) void revokeNewest(replaced);
+      if (mode.revokesLeftPairs) void revokeNewest(replaced, reading);
       // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
       await seam.save(next.pair, () => live?.pair === next.pair);
       return { user: next.user };
     },
     logout() {
       // A second call joins the first, unless a session started since: that one is ended too.
-      if (loggingOut && !live && !restoring) return loggingOut;
+      if (loggingOut && !live && !restorer.reading) return loggingOut;
       const logout = endAndRevoke().finally(() => {
         if (loggingOut === logout) loggingOut = null;
       });
       return (loggingOut = logout);
     },
     async refresh(trigger = 'manual') {
-      await restoring;
+      await restorer.read();
       if (!live) throw new SessionEndedError('no-session');
       // The app asked: a wait for the floor or a scheduled retry ends now.
       waits.wakeSleepers();
@@ -164,7 +171,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     async recover(sent) {
       const now = await liveFor(sent);
       if (!now) throw new SessionEndedError('no-session');
-      return now.pair.accessToken === sent?.pair.accessToken ? refresher.renew(now, 'token-expired', sent.since) : now;
+      if (now.pair.accessToken !== sent?.pair.accessToken) return now;
+      // Refused by the service: operations that start before the refresh settles wait for it, not bounce.
+      now.refused = true;
+      return refresher.renew(now, 'token-expired', sent.since);
     },
     async check(sent, failure) {
       const now = await liveFor(sent);
@@ -189,6 +199,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         void seam.save(null);
       }
       parts.abort.abort(new AuthRequestError('The session was disposed.', 'dispose'));
+      void restorer.stop();
       waits.releaseAll();
       refresher.schedule(null);
       state.clear();
@@ -202,16 +213,15 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
 
   // The live record an operation sent with `sent` is answered in; fails when its epoch is over.
   async function liveFor(sent: Live | undefined): Promise<SessionRecord | null> {
-    await restoring;
+    await restorer.reading?.catch(() => null);
     if (sent && sent.epoch !== live?.epoch) throw sent.epoch.ended ?? new SessionEndedError('no-session');
     return live;
   }
 
   async function endAndRevoke(): Promise<void> {
-    const reading = restoring;
-    const ending = live;
     // A second logout() joins this one from now on, even while the stored pair is still being read.
-    restoring = null;
+    const reading = restorer.stop();
+    const ending = live;
     end({ reason: 'logout' });
     // Claimed before anything is awaited, so that a refresh settling meanwhile leaves its pair to this logout.
     const revoked = revokeNewest(ending, reading);
@@ -222,7 +232,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // Revokes the newest pair of a session that was logged out or replaced: once its refresh in flight (if any)
   // has settled, the pair that refresh brought, else the one it had; with no live session, the stored pair a
   // restore is still reading. Nothing else revokes that epoch's pairs.
-  function revokeNewest(old: SessionRecord | null, reading = restoring): Promise<unknown> | undefined {
+  function revokeNewest(old: SessionRecord | null, reading?: Promise<TokenPair | null>): Promise<unknown> | undefined {
     // A login's own pair, written before the read answered, is not the old session's.
     if (!old) {
       return reading?.then((pair) =>
@@ -233,10 +243,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     return Promise.resolve(old.refreshing).then(() => calls.revoke(old.next ?? old.pair));
   }
 
-  function restore(pair: TokenPair | null, from: Epoch): void {
-    if (from !== epoch) return;
+  function restore(pair: TokenPair | null): void {
     if (!pair) return state.publish(SIGNED_OUT);
-    const restored = record(pair, from);
+    const restored = record(pair, started);
     if (!isDead(restored, clock.now())) return switchTo(restored);
     // A dead access token: `loading` until the refresh says whether the session is still good.
     live = restored;
@@ -246,7 +255,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // A session sharing the store stored `pair` (or emptied it). A pair of the same user continues the epoch, so
   // operations waiting on this session's refresh take it; a login as someone else ends the epoch.
   function follow(pair: TokenPair | null, reason: 'rejected' | 'logout' = 'logout'): void {
-    if (signal.aborted || (live ? live.pair.refreshToken === pair?.refreshToken : !pair && !restoring)) return;
+    if (signal.aborted || (live ? live.pair.refreshToken === pair?.refreshToken : !pair && !restorer.reading)) return;
     if (pair) switchTo(record(timeSeenPair(pair, clock.now(), config), live ?? {}));
     else end({ reason, elsewhere: reason === 'logout' });
   }

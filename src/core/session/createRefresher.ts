@@ -33,6 +33,11 @@ export interface Refresher {
   schedule(record: SessionRecord | null): void;
   /** The app came back to the foreground or online: a refresh or retry that came due meanwhile goes now. */
   resumed(): void;
+  /**
+   * A token was read (an operation, `getAccessToken()`): a proactive refresh or a retry that fell due while the
+   * timer did not fire (a hidden tab's throttled timers, a machine asleep) starts now, in the background.
+   */
+  overdue(): void;
   /** A login: the floor starts afresh. */
   restart(): void;
 }
@@ -98,7 +103,8 @@ export function createRefresher(host: RefresherHost): Refresher {
       }
       // This session's own logout never gets here: a `logout` answer is one made elsewhere.
       host.end({ reason: verdict.reason, cause: verdict.cause, elsewhere: verdict.reason === 'logout' });
-      return notify('rejected', error);
+      // A restore that found nobody signed in ended nothing.
+      return notify(verdict.reason === 'no-session' ? 'no-session' : 'rejected', error);
     }
     notify(apply(from, rotation) ?? 'superseded');
   }
@@ -178,6 +184,13 @@ export function createRefresher(host: RefresherHost): Refresher {
     if (host.live() === record) state.publish(stateOf(record));
   }
 
+  // Whether the proactive refresh of `live`, or its retry, is due and not out yet; `offline`: when a retry with no
+  // time (offline) is due.
+  function isDue(live: SessionRecord | null, offline: number): boolean {
+    if (!live || live.refreshing) return false;
+    return clock.now() >= (live.retry ? (live.retry.at ?? offline) : (live.schedule?.refreshAt ?? Infinity));
+  }
+
   function background(trigger: RefreshTrigger): void {
     const live = host.live();
     if (live) renew(live, trigger).catch(() => {});
@@ -190,11 +203,13 @@ export function createRefresher(host: RefresherHost): Refresher {
       else timer.cancel();
     },
     resumed() {
-      const live = host.live();
-      if (!live || live.refreshing) return;
       // A retry waiting for the network to come back (no `at`) is due now.
-      const due = live.retry ? (live.retry.at ?? 0) : (live.schedule?.refreshAt ?? Infinity);
-      if (clock.now() >= due) background('resume');
+      if (isDue(host.live(), 0)) background('resume');
+    },
+    overdue() {
+      const live = host.live();
+      // Offline, a retry waits for the app to come back (resumed).
+      if (isDue(live, Infinity)) background(live!.retry ? 'retry' : 'proactive');
     },
     restart() {
       floorState = NO_REFRESH;

@@ -24,8 +24,14 @@ export interface SessionConfig {
   readonly onError: TokenAuthOptions['onError'];
 }
 
-/** Reads `options`, with the defaults each option's TSDoc states. */
+/** The message of a session given no way to reach its service. */
+const NO_SERVICE =
+  'apollo-link-token-pair: createTokenAuth needs `uri`, the GraphQL endpoint of the auth service, or `transport` ' +
+  "(createTokenHandlerTransport('/auth') for a token handler, or your own).";
+
+/** Reads `options`, with the defaults each option's TSDoc states; throws when they name no service. */
 export function readSessionOptions(options: TokenAuthOptions): SessionConfig {
+  if (!options.transport && !options.uri) throw new Error(NO_SERVICE);
   // The GraphQL transport reads its options (`uri`, `fetch`, `headers`, `isRefusal`) from these.
   const transport = options.transport ?? createGraphQLTransport(options as GraphQLTransportOptions);
   const { retryDelay = getRetryDelay } = options;

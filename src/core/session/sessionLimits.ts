@@ -8,6 +8,12 @@ import { DEFAULT_LOCK_WAIT } from '../environment/lock';
 export const REFUSALS = 3;
 
 /**
+ * A store that failed this many reads in a row at start (on the retry backoff, or read again by an operation) is
+ * given up on: the session shows `unauthenticated` with the store's error until the next start or login.
+ */
+export const STORE_READS = 5;
+
+/**
  * An operation that needs a new pair while a retry is scheduled waits for that retry when it is due within this
  * long of when the operation began to wait; past it, the operation fails with the failure the retry waits out.
  */

@@ -29,7 +29,9 @@ export interface TokenStorage {
   subscribe?(listener: () => void): () => void;
 }
 
-declare const seam: unique symbol;
+// Named for the type error an app meets when it passes something else (`store: localStorage`): "missing the
+// following properties from type 'TokenStore': [madeByCreateTokenStore], get, set".
+declare const madeByCreateTokenStore: unique symbol;
 
 /**
  * A store a session keeps its pair in: `createMemoryTokenStore()` (the default), `createBroadcastTokenStore()`,
@@ -38,5 +40,5 @@ declare const seam: unique symbol;
  */
 export interface TokenStore extends TokenStorage {
   /** Brands the stores this package makes; an object of the app's own goes through `createTokenStore`. */
-  readonly [seam]: true;
+  readonly [madeByCreateTokenStore]: true;
 }

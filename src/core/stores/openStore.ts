@@ -34,8 +34,8 @@ export interface Rotation {
 /** How a session reaches its store: the one seam between the engine and everything that shares a store. */
 export interface StoreSeam {
   /**
-   * The stored pair, synchronously when the store answers so. A store that fails (throws, rejects, times out)
-   * is reported and read as empty.
+   * The stored pair, synchronously when the store answers so. A store that fails throws, rejects or times out:
+   * the session reads it again (see `createRestorer`).
    */
   load(): MaybePromise<TokenPair | null>;
   /**

@@ -49,15 +49,7 @@ export function storeIO(store: TokenStorage, host: StoreHost) {
   /** Writes `pair` (or clears) when its turn comes, if `wanted()` still holds then. */
   const write = (pair: TokenPair | null, wanted?: () => boolean): Promise<void> =>
     queued(async () => void ((!wanted || wanted()) && (await put(pair))));
-  // The read at start: a store that fails is reported, and the session starts signed out.
-  const load = (): MaybePromise<TokenPair | null> => {
-    try {
-      const value = read();
-      return value instanceof Promise ? value.catch((error: unknown) => (host.report(error), null)) : value;
-    } catch (error) {
-      host.report(error);
-      return null;
-    }
-  };
+  // The read at start: a store that fails throws, and the session reads it again (createRestorer).
+  const load = read;
   return { read, load, write, queued, put };
 }

@@ -1,5 +1,6 @@
 import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
+import { unreachable } from './unreachable';
 import { graphQLErrorCode } from '../../shared/graphQLErrorCode';
 import { type AuthCall, isRefusal as isRefusalByDefault } from './isRefusal';
 import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
@@ -89,7 +90,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
       status = response.status;
       text = await response.text();
     } catch (cause) {
-      throw fail('failed on the network', cause);
+      throw fail(`failed on the network: ${unreachable(options.uri, cause)}`, cause);
     }
     // A refusal (401, 403) needs no body to be a verdict.
     const refused = status === 401 || status === 403;

@@ -1,4 +1,5 @@
 import { AuthRejectedError, rejectionMessage } from '../errors/AuthRejectedError';
+import { unreachable } from './unreachable';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { LoginThrottledError } from '../errors/LoginThrottledError';
 import { SessionEndedError } from '../errors/SessionEndedError';
@@ -58,7 +59,13 @@ export function createTokenHandlerTransport(
         signal,
       });
     } catch (cause) {
-      throw new AuthRequestError(`${route} failed on the network.`, route, undefined, cause);
+      const url = `${basePath}/${route}`;
+      throw new AuthRequestError(
+        `${route} failed on the network: ${unreachable(url, cause)}.`,
+        route,
+        undefined,
+        cause,
+      );
     }
     const { status } = response;
     const answer = (await response.json().catch(() => null)) as HandlerAnswer | null;

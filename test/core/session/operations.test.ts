@@ -262,15 +262,23 @@ describe('nothing the app supplies can hang the session', () => {
     expect(refreshCount(stub)).toBe(0);
   });
 
-  it('leaves loading after storeTimeout when the store never answers a read, and operations settle', async () => {
+  it('fails operations within storeTimeout when the store never answers a read, unsent, and gives up after 5 reads', async () => {
     const { auth, stub, server, link } = setupLinks({
       store: createTokenStore({ get: () => new Promise<null>(() => {}), set: () => {}, clear: () => {} }),
+      retryDelay: 1_000,
     });
     const runs = [execute(link), execute(link)];
     await tick(10_000);
-    expect(auth.getState().status).toBe('unauthenticated');
-    for (const run of runs) expect(run.settled).toBe(true);
-    expect(server.attempts.map((a) => a.authorization)).toEqual([undefined, undefined]);
+    const timedOut = {
+      name: 'AuthRequestError',
+      operation: 'store',
+      message: 'The token store did not answer within 10000 ms.',
+    };
+    expect(auth.getState()).toMatchObject({ status: 'loading', error: timedOut });
+    for (const run of runs) expect(run.error).toMatchObject(timedOut);
+    await tick(4 * 11_000);
+    expect(auth.getState()).toMatchObject({ status: 'unauthenticated', error: timedOut });
+    expect(server.attempts).toHaveLength(0);
     expect(refreshCount(stub)).toBe(0);
   });
 

@@ -380,6 +380,57 @@ describe('the proactive refresh, timed from the token', () => {
   });
 });
 
+describe('an overdue refresh starts on read (issue 38: timers throttled in a hidden tab, a machine asleep)', () => {
+  /** A clock whose timers never fire: a tab the browser throttles, past the proactive refresh. */
+  function throttledClock() {
+    let now = T0;
+    const clock: Clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
+    return { clock, setNow: (at: number) => void (now = at) };
+  }
+
+  it('one refresh starts on the first read after refreshAt, and the operation goes out at once', async () => {
+    const { clock, setNow } = throttledClock();
+    const onRefresh = vi.fn();
+    const { session, stub } = await loggedIn({ clock, onRefresh });
+    const valid = accessTokenOf(session) as string;
+    setNow(T0 + 12.5 * MINUTE - 1);
+    expect(accessTokenOf(session)).toBe(valid);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('refreshToken')).toHaveLength(0);
+
+    setNow(T0 + 13 * MINUTE);
+    // Synchronously, with the token that is still good: no wait for the refresh it started.
+    expect(accessTokenOf(session)).toBe(valid);
+    expect(accessTokenOf(session)).toBe(valid);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    expect(onRefresh).toHaveBeenCalledWith(expect.objectContaining({ trigger: 'proactive', outcome: 'rotated' }));
+    expect(session.getState().expiresAt).toBe(T0 + 13 * MINUTE + 15 * MINUTE);
+    expect(accessTokenOf(session)).not.toBe(valid);
+  });
+
+  it('keeps the backoff: a read starts the retry of a failed refresh only once it is due', async () => {
+    const { clock, setNow } = throttledClock();
+    const { session, stub } = await loggedIn({ clock, retryDelay: 10_000, onError: () => {} });
+    stub.auto = false;
+    setNow(T0 + 13 * MINUTE);
+    accessTokenOf(session);
+    await vi.advanceTimersByTimeAsync(0);
+    stub.last('refreshToken').fail(new TypeError('Failed to fetch'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getState().retry).toMatchObject({ attempt: 1, at: T0 + 13 * MINUTE + 10_000 });
+
+    setNow(T0 + 13 * MINUTE + 9_999);
+    accessTokenOf(session);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    setNow(T0 + 13 * MINUTE + 10_000);
+    accessTokenOf(session);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stub.of('refreshToken')).toHaveLength(2);
+  });
+});
+
 describe('timing that could spin', () => {
   it('refreshes tokens without iat once per lifetime when the lead time exceeds it', async () => {
     const { session, stub } = setup({ auto: false, refreshLeadTime: 150_000 });

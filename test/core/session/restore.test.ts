@@ -77,21 +77,109 @@ describe('a session restored from a pre-filled store', () => {
     expect(session.getState().status).toBe('authenticated');
   });
 
-  it('clears a stored value that is not a pair, and a store that throws leaves the client signed out', async () => {
+  it('clears a stored value that is not a pair', async () => {
     const store = createMemoryTokenStore({ accessToken: 'a' } as never);
     const { session } = setup({ store });
     await vi.advanceTimersByTimeAsync(0);
     expect(session.getState().status).toBe('unauthenticated');
     expect(await store.get()).toBeNull();
-    const broken = createTokenStore({
-      get: () => Promise.reject(new Error('keychain locked')),
-      set: vi.fn(),
-      clear: vi.fn(),
+  });
+});
+
+// Came with issue 38 (a newcomer's app, and supabase auth-js's suite): one failed read of the store at start
+// signed the user out for the whole run, though the pair was still stored.
+describe('a store that could not be read at start', () => {
+  /** A store whose reads fail with `errors` in turn (a Keychain locked until the first unlock), then hold `pair`. */
+  function flakyStore(pair: TokenPair | null, ...errors: Error[]) {
+    const get = vi.fn(() => {
+      const error = errors.shift();
+      return error ? Promise.reject(error) : Promise.resolve(pair);
     });
-    const other = setup({ store: broken });
+    const clear = vi.fn();
+    return { store: createTokenStore({ get, set: vi.fn(), clear }), get, clear };
+  }
+  const locked = () => new Error('User interaction is not allowed.');
+
+  it('stays loading with the error, reads again on the backoff, and restores as if at start', async () => {
+    const pair = makePair('stored');
+    const { store, get } = flakyStore(pair, locked());
+    const { session, onError, states } = setup({ store, retryDelay: 2_000 });
     await vi.advanceTimersByTimeAsync(0);
-    expect(other.session.getState().status).toBe('unauthenticated');
-    expect(other.onError).toHaveBeenCalledWith(new Error('keychain locked'));
+    expect(session.getState()).toMatchObject({
+      status: 'loading',
+      error: { name: 'AuthRequestError', operation: 'store', cause: locked() },
+    });
+    expect(session.getState().error?.message).toBe(
+      'The token store could not be read: User interaction is not allowed.',
+    );
+    expect(onError).toHaveBeenCalledWith(session.getState().error);
+    await tick(1_999);
+    expect(get).toHaveBeenCalledTimes(1);
+    await tick(1);
+    expect(get).toHaveBeenCalledTimes(2);
+    expect(session.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1' } });
+    expect(session.getState().error).toBeUndefined();
+    expect(states).not.toContain('unauthenticated');
+  });
+
+  it('fails an operation that meets the failure, unsent, with the words of the store; the next one reads again', async () => {
+    const pair = makePair('stored');
+    const { store, get } = flakyStore(pair, locked(), locked());
+    const server = createServerLink();
+    const { link, auth } = setupLinks({ store, retryDelay: 60_000 }, server);
+    await vi.advanceTimersByTimeAsync(0);
+    const first = execute(link);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first.error).toMatchObject({
+      name: 'AuthRequestError',
+      operation: 'store',
+      message: /could not be read: User interaction/,
+    });
+    expect(server.attempts).toHaveLength(0);
+    await expect(auth.getAccessToken()).resolves.toBe(pair.accessToken);
+    expect(get).toHaveBeenCalledTimes(3);
+    const second = execute(link);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(second.completed).toBe(true);
+    expect(server.attempts.map((attempt) => attempt.authorization)).toEqual([`Bearer ${pair.accessToken}`]);
+  });
+
+  it('gives up after 5 failed reads: unauthenticated with the error, the stored pair left as it is', async () => {
+    const failures = Array.from({ length: 5 }, locked);
+    const { store, get, clear } = flakyStore(makePair('stored'), ...failures);
+    const { session } = setup({ store, retryDelay: 1_000 });
+    await tick(10_000);
+    expect(get).toHaveBeenCalledTimes(5);
+    expect(session.getState()).toMatchObject({ status: 'unauthenticated', error: { operation: 'store' } });
+    expect(clear).not.toHaveBeenCalled();
+    await expect(session.getAccessToken()).resolves.toBeNull();
+    expect(get).toHaveBeenCalledTimes(5);
+  });
+
+  it('a login meanwhile wins: the store is not read again, and its late pair does not replace the login', async () => {
+    const { store, get } = flakyStore(makePair('stored'), locked());
+    const { session } = setup({ store, auto: true, retryDelay: 1_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    await session.login('a@b.test', 'pw');
+    await tick(60_000);
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(session.getState().status).toBe('authenticated');
+    expect(session.getState().error).toBeUndefined();
+  });
+
+  it('refresh() and a resume read again at once', async () => {
+    const pair = makePair('stored');
+    const { store, get } = flakyStore(pair, locked(), locked());
+    let resume = () => {};
+    const refreshOnResume = { subscribe: (listener: () => void) => ((resume = listener), () => {}) };
+    const { session } = setup({ store, auto: true, retryDelay: 60_000, refreshOnResume });
+    await vi.advanceTimersByTimeAsync(0);
+    await expect(session.refresh()).rejects.toMatchObject({ operation: 'store' });
+    expect(get).toHaveBeenCalledTimes(2);
+    resume();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get).toHaveBeenCalledTimes(3);
+    expect(session.getState().status).toBe('authenticated');
   });
 });
 

@@ -98,6 +98,18 @@ describe('a transport that owns the session (a token handler)', () => {
     expect(onSessionEnd).not.toHaveBeenCalled();
   });
 
+  // Issue 38: every signed-out visitor counted as a rejected refresh in an app's metrics.
+  it('a first visit with no session reports its restore as no-session, not rejected', async () => {
+    const owned = ownedTransport();
+    owned.answers.push(async () => Promise.reject(new SessionEndedError('no-session')));
+    const onRefresh = vi.fn();
+    start(owned, { store: createMemoryTokenStore({ accessToken: '', refreshToken: 'cookie' }), onRefresh });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(onRefresh.mock.calls).toEqual([
+      [{ trigger: 'restore', outcome: 'no-session', error: expect.objectContaining({ reason: 'no-session' }) }],
+    ]);
+  });
+
   it('a refresh answered no-session in a live session ends it as rejected, and says so', async () => {
     const owned = ownedTransport();
     owned.answers.push(owned.pair('p1'), async () => Promise.reject(new SessionEndedError('no-session')));

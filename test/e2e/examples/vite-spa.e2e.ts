@@ -88,6 +88,36 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
     expect(errors).toEqual([]);
   });
 
+  // Issue 38: a newcomer's app sent its own `me` beside the provider's, and at sign-out sent the `me` of the screen
+  // behind <AuthGate> once more, without a token, only to abort it.
+  it('one `me` request per sign-in, and none at sign-out: only the query outside AuthGate goes again', async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    const sent: Array<{ name: string; token: boolean }> = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'POST' || !request.url().endsWith('/graphql')) return;
+      const body = JSON.parse(request.postData() ?? '{}') as { operationName?: string; query?: string };
+      // The session's own mutations are anonymous: the sign-out's is the one that calls `logout`.
+      const name = body.operationName ?? (/\blogout\(/.test(body.query ?? '') ? 'Logout' : '?');
+      sent.push({ name, token: !!request.headers()['authorization'] });
+    });
+    await page.goto(url());
+    await page.getByTestId('clubs').getByText(SIGNED_OUT_CLUBS).waitFor();
+    sent.length = 0;
+    await signIn(page);
+    await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
+    await page.getByTestId('clubs').getByText(ADMIN_CLUBS).waitFor();
+    expect(sent.filter((each) => each.name === 'Me')).toEqual([{ name: 'Me', token: true }]);
+
+    sent.length = 0;
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('clubs').getByText(SIGNED_OUT_CLUBS).waitFor();
+    // Past the reset and Apollo's refetch: what went out is all there is.
+    await page.waitForTimeout(300);
+    expect(sent.filter((each) => each.name !== 'Logout')).toEqual([{ name: 'Clubs', token: false }]);
+    expect(errors).toEqual([]);
+  });
+
   it("a sign-out takes the user's data off a screen outside AuthGate within 300 ms: the button, then auth.logout() from the console", async () => {
     const { context, errors } = await newContext();
     const page = await context.newPage();
