@@ -1,6 +1,7 @@
 // Size limits per entry, minified and gzipped, peers external, jwt-decode (the one dependency) bundled in. Each limit
 // sits just above the size measured when it was last set; docs/performance.md says what the core's bytes buy, and
-// why the core's limit moved from 7.6 kB to 8.6 kB with the engine's parts (issue 37).
+// why the core's limit moved from 7.6 kB to 8.6 kB with the engine's parts (issue 37), and to 9.4 kB with what
+// issue 38 added.
 const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'react-dom'];
 // The entries beside the core import it from ./index.js and ./internal.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js', './internal.js'] });
@@ -16,7 +17,7 @@ module.exports = [
     name: 'core: createTokenAuth with the memory store',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore }',
-    limit: '8.6 kB',
+    limit: '9.4 kB',
     gzip: true,
     ignore: peers,
   },
@@ -25,7 +26,7 @@ module.exports = [
     name: 'core: createTokenAuth with the memory store and browserResume (a page)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createMemoryTokenStore, browserResume }',
-    limit: '8.8 kB',
+    limit: '9.6 kB',
     gzip: true,
     ignore: peers,
   },
@@ -34,7 +35,7 @@ module.exports = [
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '10.7 kB',
+    limit: '11.4 kB',
     gzip: true,
     ignore: peers,
   },
@@ -43,7 +44,7 @@ module.exports = [
     name: './react, without the core',
     path: 'dist/react.js',
     import: '{ TokenAuthProvider, useAuth, AuthGate }',
-    limit: '1.1 kB',
+    limit: '1.3 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,
@@ -53,7 +54,7 @@ module.exports = [
     name: './react BrowserTokenAuthProvider, without the core',
     path: 'dist/react.js',
     import: '{ BrowserTokenAuthProvider, useAuth }',
-    limit: '1.3 kB',
+    limit: '1.5 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,
@@ -89,7 +90,7 @@ module.exports = [
     // The whole test kit (test-only: none of it reaches the rows above).
     name: './testing, without the core and ./react',
     path: 'dist/testing.js',
-    limit: '7.6 kB',
+    limit: '7.7 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCoreAndReact,

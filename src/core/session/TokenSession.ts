@@ -10,7 +10,6 @@ import { createRecord, isDead, SIGNED_OUT, stateOf, timeSeenPair } from './Sessi
 import type { Epoch, Live, SessionRecord } from './SessionRecord';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
-
 export type { Epoch, Live } from './SessionRecord';
 
 /**
@@ -160,7 +159,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       return (loggingOut = logout);
     },
     async refresh(trigger = 'manual') {
-      await restorer.read();
+      // Started before this returns, when there is nothing to read: operations that follow join it.
+      const reading = restorer.read();
+      if (reading) await reading;
       if (!live) throw new SessionEndedError('no-session');
       // The app asked: a wait for the floor or a scheduled retry ends now.
       waits.wakeSleepers();
