@@ -37,22 +37,28 @@ export declare namespace TokenAuthLink {
 export class TokenAuthLink extends ApolloLink {
   constructor({ auth }: TokenAuthLink.Options) {
     super((operation, forward) => {
-      const send = (op: ApolloLink.Operation) => sendOn(forward, op);
-      if (skipsTokenAuth(operation)) return send(operation);
+      const context = operation.getContext() as { headers?: Record<string, string> };
+      const send = (sent: SentToken | null) => sendOn(forward, attach(operation, context, sent));
+      if (skipsTokenAuth(context)) return send(null);
       const sent = auth.current();
-      if (!(sent instanceof Promise)) return send(attach(operation, sent));
+      if (!(sent instanceof Promise)) return send(sent);
       // A link further down that throws at once errors the operation, as it would without the wait.
-      return from(sent).pipe(mergeMap((value) => send(attach(operation, value))));
+      return from(sent).pipe(mergeMap(send));
     });
   }
 }
 
-function attach(operation: ApolloLink.Operation, sent: SentToken | null): ApolloLink.Operation {
+// `context`: the operation's, read once (Apollo Client copies it at every read); nothing changes it meanwhile.
+function attach(
+  operation: ApolloLink.Operation,
+  context: { headers?: Record<string, string> },
+  sent: SentToken | null,
+): ApolloLink.Operation {
   if (sent) {
-    operation.setContext(({ headers }: { headers?: Record<string, string> }) => ({
-      headers: { ...headers, authorization: `Bearer ${sent.pair.accessToken}` },
+    operation.setContext({
+      headers: { ...context.headers, authorization: `Bearer ${sent.pair.accessToken}` },
       [SENT_TOKEN_KEY]: sent,
-    }));
+    });
   }
   return operation;
 }

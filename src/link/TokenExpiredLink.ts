@@ -71,51 +71,55 @@ export class TokenExpiredLink extends ApolloLink {
     isUnauthenticatedError: isRefused = isUnauthenticatedError,
   }: TokenExpiredLink.Options) {
     super((operation, forward) =>
-      skipsTokenAuth(operation)
-        ? forward(operation)
-        : defer(() => {
-            let emitted = false;
-            const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
-            // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
-            // out would hand the consumer the same data twice.
-            const verdict = (error: unknown): boolean | 'maybe' =>
-              !emitted &&
-              !operation.getContext()[REPLAYED_KEY] &&
-              (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
-            const replay = () => {
-              operation.setContext({ [REPLAYED_KEY]: true });
-              return forward(operation);
-            };
-            // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
-            const recover = (
-              refused: boolean | 'maybe',
-              error: unknown,
-              passOn: () => Observable<ApolloLink.Result>,
-            ): Observable<ApolloLink.Result> => {
-              if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
-              if (refused !== 'maybe' || !auth.check) return passOn();
-              return from(auth.check(sent(), messagesOf(error))).pipe(
-                mergeMap((renewed) => (renewed ? replay() : passOn())),
-              );
-            };
-            return forward(operation).pipe(
-              map((result) => {
-                const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
-                const refused = error && verdict(error);
-                // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
-                // the predicates do not run for again.
-                // eslint-disable-next-line @typescript-eslint/only-throw-error -- a signal to catchError below, never seen outside
-                if (refused) throw new RefusedResult(result, error, refused);
-                emitted = true;
-                return result;
-              }),
-              catchError((error: unknown) =>
-                error instanceof RefusedResult
-                  ? recover(error.verdict, error.error, () => of(error.result))
-                  : recover(verdict(error), error, () => throwError(() => error)),
-              ),
-            );
+      defer(() => {
+        let emitted = false;
+        const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
+        // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
+        // out would hand the consumer the same data twice.
+        // An operation that needs no token (`skipTokenAuth`) is never replayed either.
+        const verdict = (error: unknown): boolean | 'maybe' => {
+          const context = operation.getContext();
+          return (
+            !emitted &&
+            !context[REPLAYED_KEY] &&
+            !skipsTokenAuth(context) &&
+            (isExpired(error, operation) || (!!sent() && isRefused(error, operation)))
+          );
+        };
+        const replay = () => {
+          operation.setContext({ [REPLAYED_KEY]: true });
+          return forward(operation);
+        };
+        // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
+        const recover = (
+          refused: boolean | 'maybe',
+          error: unknown,
+          passOn: () => Observable<ApolloLink.Result>,
+        ): Observable<ApolloLink.Result> => {
+          if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
+          if (refused !== 'maybe' || !auth.check) return passOn();
+          return from(auth.check(sent(), messagesOf(error))).pipe(
+            mergeMap((renewed) => (renewed ? replay() : passOn())),
+          );
+        };
+        return forward(operation).pipe(
+          map((result) => {
+            const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
+            const refused = error && verdict(error);
+            // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
+            // the predicates do not run for again.
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- a signal to catchError below, never seen outside
+            if (refused) throw new RefusedResult(result, error, refused);
+            emitted = true;
+            return result;
           }),
+          catchError((error: unknown) =>
+            error instanceof RefusedResult
+              ? recover(error.verdict, error.error, () => of(error.result))
+              : recover(verdict(error), error, () => throwError(() => error)),
+          ),
+        );
+      }),
     );
   }
 }

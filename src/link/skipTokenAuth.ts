@@ -26,7 +26,10 @@ declare module '@apollo/client' {
   }
 }
 
-/** Whether `operation` opted out of the token (see {@link SKIP_TOKEN_AUTH}). */
-export function skipsTokenAuth(operation: { getContext(): Record<string, unknown> }): boolean {
-  return operation.getContext()[SKIP_TOKEN_AUTH] === true;
+/**
+ * Whether an operation whose context is `context` opted out of the token (see {@link SKIP_TOKEN_AUTH}). The links
+ * read the context once: Apollo Client copies it at every `getContext()`.
+ */
+export function skipsTokenAuth(context: Record<string, unknown>): boolean {
+  return context[SKIP_TOKEN_AUTH] === true;
 }
