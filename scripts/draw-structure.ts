@@ -19,9 +19,9 @@ const OUT = join(ROOT, 'docs/structure/session');
 const KINDS: Record<string, { label: string; color: string; modules: string[] }> = {
   shell: { label: 'the shell: state cells and the API', color: '#f4cccc', modules: ['TokenSession'] },
   refresher: {
-    label: 'the refresher: single flight, floor, retries, timer',
+    label: 'the refresher (single flight, floor, retries, timer) and the restorer',
     color: '#fce5cd',
-    modules: ['createRefresher'],
+    modules: ['createRefresher', 'createRestorer'],
   },
   wiring: {
     label: 'options and wiring, read once',
