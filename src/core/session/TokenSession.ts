@@ -11,7 +11,6 @@ import type { Epoch, Live, SessionRecord } from './SessionRecord';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
 export type { Epoch, Live } from './SessionRecord';
-
 /**
  * The token state that the links, the timer and the React binding share: the pair, the single in-flight
  * refresh, and the proactive timer. One per session; sessions that share a store do so through the store's
