@@ -13,3 +13,4 @@ export { getTokenAuthInternals, type TokenAuthInternals } from '../core/session/
 export type { TokenSession } from '../core/session/TokenSession';
 export type { MaybePromise } from '../core/environment/MaybePromise';
 export { REFUSALS } from '../core/session/sessionLimits';
+export { CHAIN_PROBE_KEY, type ChainProbe } from '../link/chainProbe';

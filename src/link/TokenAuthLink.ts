@@ -1,5 +1,6 @@
 import { ApolloLink } from '@apollo/client';
 import { EMPTY, from, mergeMap, throwError, type Observable } from 'rxjs';
+import { CHAIN_PROBE_KEY, type ChainProbe } from './chainProbe';
 import { skipsTokenAuth } from './skipTokenAuth';
 
 /** The token an attempt carries, and the session (epoch) it belongs to. */
@@ -37,7 +38,9 @@ export declare namespace TokenAuthLink {
 export class TokenAuthLink extends ApolloLink {
   constructor({ auth }: TokenAuthLink.Options) {
     super((operation, forward) => {
-      const context = operation.getContext() as { headers?: Record<string, string> };
+      const context = operation.getContext() as { headers?: Record<string, string>; [CHAIN_PROBE_KEY]?: ChainProbe };
+      const probe = context[CHAIN_PROBE_KEY];
+      if (probe) probe.passed = true;
       const send = (sent: SentToken | null) => sendOn(forward, attach(operation, context, sent));
       if (skipsTokenAuth(context)) return send(null);
       const sent = auth.current();

@@ -1,8 +1,9 @@
 import { type ApolloClient, type DocumentNode, gql, type TypedDocumentNode } from '@apollo/client';
-import { getApolloContext, useQuery } from '@apollo/client/react';
+import { getApolloContext } from '@apollo/client/react';
 import { type ReactNode, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { TokenAuth, TokenAuthState } from '../index';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
+import { useMe } from './useMe';
 
 const ME_QUERY: TypedDocumentNode<{ me: Me }> = gql`
   query TokenPairMe {
@@ -75,10 +76,7 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
     () => userOf(auth.getState()),
     () => userOf(initial()),
   );
-  const { data } = useQuery<{ me: Me }>(meQuery || ME_QUERY, { skip: !user || !meQuery, fetchPolicy: 'network-only' });
-  // `me` belongs to the signed-in user only: for another user (a login here or in another tab) it is fetched
-  // again by the reset below.
-  const me = data?.me?.id === user ? data.me : null;
+  const me = useMe(meQuery, ME_QUERY, user);
 
   const binding = useMemo<AuthBinding>(() => {
     let last: { state: TokenAuthState; me: Me | null; value: AuthContextValue } | undefined;

@@ -73,6 +73,31 @@ describe('TokenAuthProvider, as a newcomer places it', () => {
     );
   });
 
+  it('auth.link after the link that sends operations: the console names the fix; in its place, nothing is said', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const order of ['wrong', 'right'] as const) {
+      const auth = session();
+      const { sent, link } = api();
+      const chain = order === 'wrong' ? link.concat(auth.link) : ApolloLink.from([auth.link, link]);
+      const client = new ApolloClient({ link: chain, cache: new InMemoryCache() });
+      const view = render(
+        <ApolloProvider client={client}>
+          <TokenAuthProvider auth={auth}>signed in</TokenAuthProvider>
+        </ApolloProvider>,
+      );
+      await act(() => auth.login('a@b.test', 'pw').then(() => {}));
+      await settle();
+      expect(sent).toEqual([{ name: 'TokenPairMe', token: order === 'right' }]);
+      const said = error.mock.calls.filter(([message]) => String(message).includes('auth.link comes before'));
+      expect(said, order).toHaveLength(order === 'wrong' ? 1 : 0);
+      if (order === 'wrong') {
+        expect(String(said[0]![0])).toContain('ApolloLink.from([auth.link, new HttpLink({ uri })])');
+      }
+      view.unmount();
+      error.mockClear();
+    }
+  });
+
   it('hands the app its own `me` document: one `me` request per sign-in, read through useAuth().me', async () => {
     const auth = session();
     const { sent, link } = api();
