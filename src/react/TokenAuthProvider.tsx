@@ -1,8 +1,9 @@
 import { type ApolloClient, type DocumentNode, gql, type TypedDocumentNode } from '@apollo/client';
 import { getApolloContext } from '@apollo/client/react';
-import { type ReactNode, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { type ReactNode, useContext, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { TokenAuth, TokenAuthState } from '../index';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
+import { createSignOutReset } from './createSignOutReset';
 import { useMe } from './useMe';
 
 const ME_QUERY: TypedDocumentNode<{ me: Me }> = gql`
@@ -131,11 +132,8 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
   // signed-out error until remounted. The cache holds nothing of a user then, so no reset; and called at once,
   // before the re-render that starts `me`, which would otherwise go out twice. Not at the end of a restore: the
   // queries started meanwhile waited for it.
-  // The reset waits for the render that shows the user gone, and then for the timer on which Apollo's useQuery
-  // lets go of the query of an unmounted component (so that StrictMode's remount finds it): by then the screens
-  // behind an <AuthGate> (and the provider's own `me`) have unmounted, and none of their queries is fetched
-  // again, signed out, only to be aborted.
-  const clearing = useRef<() => void>(undefined);
+  // At a sign-out the reset waits for the screens behind an <AuthGate> to unmount (createSignOutReset).
+  const signOutReset = useMemo(() => createSignOutReset(() => reset(client)), [client]);
   useEffect(() => {
     let last = auth.getState();
     const unsubscribe = auth.subscribe(() => {
@@ -143,24 +141,23 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
       if (state.status === 'loading') return;
       const shown = userOf(last);
       const now = userOf(state);
-      if (shown && now !== shown) binding.cleared = new Promise((resolve) => (clearing.current = resolve));
-      else if (now && !shown && last.status === 'unauthenticated') client.refetchObservableQueries().catch(() => {});
+      const before = last;
       last = state;
+      // Signed in again before the reset a sign-out left for later: it runs now, and fetches the active queries.
+      if (now && signOutReset.flush()) return;
+      // Another user: the screens stay, and their data goes at once.
+      if (shown && now) {
+        if (now !== shown) binding.cleared = reset(client);
+      } else if (shown) binding.cleared = signOutReset.defer();
+      else if (now && before.status === 'unauthenticated') client.refetchObservableQueries().catch(() => {});
     });
     return () => {
       unsubscribe();
       // Unmounted before the next render: the reset is done now, and a logout() waiting for it resolves.
-      const done = clearing.current;
-      clearing.current = undefined;
-      if (done) void reset(client).then(done);
+      signOutReset.flush();
     };
-  }, [auth, client, binding]);
-  useEffect(() => {
-    const done = clearing.current;
-    if (!done) return;
-    clearing.current = undefined;
-    setTimeout(() => void reset(client).then(done));
-  });
+  }, [auth, client, binding, signOutReset]);
+  useEffect(() => signOutReset.rendered());
 
   return (
     <AuthContext.Provider value={binding}>

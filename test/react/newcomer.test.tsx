@@ -176,4 +176,40 @@ describe('TokenAuthProvider, as a newcomer places it', () => {
     expect(screen.getByTestId('clubs').textContent).toBe('Sign in to see your clubs.');
     expect(sent.slice(before)).toEqual([{ name: 'Clubs', token: false }]);
   });
+
+  it('signed out and in again at once (as in another tab): the reset runs before the new queries, none is aborted', async () => {
+    const auth = session();
+    const { sent, link } = api();
+    const client = new ApolloClient({ link: ApolloLink.from([auth.link, link]), cache: new InMemoryCache() });
+    const failures: string[] = [];
+    function Clubs() {
+      const { data, error } = useQuery(CLUBS);
+      if (error) failures.push(error.message);
+      return <p data-testid="clubs">{data ? data.clubs[0]!.name : error ? error.message : '…'}</p>;
+    }
+    render(
+      <StrictMode>
+        <ApolloProvider client={client}>
+          <TokenAuthProvider auth={auth}>
+            <Clubs />
+          </TokenAuthProvider>
+        </ApolloProvider>
+      </StrictMode>,
+    );
+    await act(() => auth.login('a@b.test', 'pw').then(() => {}));
+    await settle();
+    expect(screen.getByTestId('clubs').textContent).toBe('Downtown');
+    failures.length = 0;
+    const before = sent.length;
+
+    await act(async () => {
+      void auth.logout();
+      await auth.login('a@b.test', 'pw');
+    });
+    await settle();
+    await settle();
+    expect(screen.getByTestId('clubs').textContent).toBe('Downtown');
+    expect(failures.filter((message) => /Store reset/.test(message))).toEqual([]);
+    expect(sent.slice(before).filter((each) => each.name === 'Clubs')).toEqual([{ name: 'Clubs', token: true }]);
+  });
 });
