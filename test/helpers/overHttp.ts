@@ -1,5 +1,8 @@
 import { afterEach } from 'vitest';
 import { type AuthServer, type AuthServerOptions, createAuthServer } from '../../demo/server/createAuthServer';
+import { createTokenAuth, type TokenAuthOptions } from '../../src';
+import { createTestAuthServer, createTestClock } from '../../src/testing';
+import { clientFor } from './pingClient';
 
 export { clientFor, PING, ping } from './pingClient';
 
@@ -21,4 +24,19 @@ export async function startDemoServer(
   await server.listen(0, '127.0.0.1');
   cleanups.push(() => server.close());
   return server;
+}
+
+/**
+ * The spec test server on 127.0.0.1 (an ephemeral port) and a session over HTTP with an Apollo client, both on one
+ * test clock: the contract's 15-minute access tokens for both. `options` add to the session's; `cleanups` close
+ * both.
+ */
+export async function startSpecSession(cleanups: Array<() => unknown>, options: Partial<TokenAuthOptions> = {}) {
+  const clock = createTestClock();
+  const server = createTestAuthServer({ clock });
+  const url = await server.listen(0, '127.0.0.1');
+  cleanups.push(() => server.close());
+  const auth = createTokenAuth({ uri: url, clock, refreshOnResume: false, ...options });
+  cleanups.push(() => auth.dispose());
+  return { clock, server, auth, client: clientFor(auth.link, url) };
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createTokenAuth } from '../../src';
-import { createTestAuthServer, createTestClock, type TestAuthServer } from '../../src/testing';
-import { clientFor, ping, useCleanups } from '../helpers/overHttp';
+import type { TestAuthServer } from '../../src/testing';
+import { ping, startSpecSession, useCleanups } from '../helpers/overHttp';
 
 // Found by the test suites of apollo-link-token-refresh and urql's authExchange, rewritten against this package
 // (issue 38): operations started while the refresh that TOKEN_EXPIRED began was on the wire went out with the
@@ -9,17 +8,11 @@ import { clientFor, ping, useCleanups } from '../helpers/overHttp';
 
 const cleanups = useCleanups();
 
-/** The spec test server on 127.0.0.1, on the session's test clock: 15-minute access tokens for both. */
+/** The spec test server and a session over HTTP on one test clock, signed in. */
 async function start() {
-  const clock = createTestClock();
-  const server = createTestAuthServer({ clock });
-  const url = await server.listen(0, '127.0.0.1');
-  cleanups.push(() => server.close());
-  const auth = createTokenAuth({ uri: url, clock, refreshOnResume: false });
-  cleanups.push(() => auth.dispose());
-  const client = clientFor(auth.link, url);
-  await auth.login('admin@demo.test', 'admin-pass');
-  return { server, auth, client };
+  const started = await startSpecSession(cleanups);
+  await started.auth.login('admin@demo.test', 'admin-pass');
+  return started;
 }
 
 /** The access tokens the server saw on GraphQL requests since `from` (a login or refresh has none). */

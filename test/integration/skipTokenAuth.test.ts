@@ -1,8 +1,6 @@
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { describe, expect, it, vi } from 'vitest';
-import { createTokenAuth } from '../../src';
-import { createTestAuthServer, createTestClock } from '../../src/testing';
-import { clientFor, PING, useCleanups } from '../helpers/overHttp';
+import { PING, startSpecSession, useCleanups } from '../helpers/overHttp';
 
 // A newcomer's public operations (a sign-up, a catalogue) waited behind the renewal of a dead token, and failed with
 // it (issue 38): `context: { skipTokenAuth: true }` lets an operation go out on its own.
@@ -15,17 +13,9 @@ const CATALOGUE: TypedDocumentNode<{ catalogue: string[] }> = gql`
 
 const cleanups = useCleanups();
 
-async function start() {
-  const clock = createTestClock();
-  const server = createTestAuthServer({ clock });
-  const url = await server.listen(0, '127.0.0.1');
-  cleanups.push(() => server.close());
-  // The refresh below hangs: it fails after 2 s by the session's clock, and its retry is a minute away, past what
-  // an operation waits for.
-  const auth = createTokenAuth({ uri: url, clock, refreshTimeout: 2_000, retryDelay: 60_000, refreshOnResume: false });
-  cleanups.push(() => auth.dispose());
-  return { clock, server, auth, client: clientFor(auth.link, url) };
-}
+// The refresh below hangs: it fails after 2 s by the session's clock, and its retry is a minute away, past what an
+// operation waits for.
+const start = () => startSpecSession(cleanups, { refreshTimeout: 2_000, retryDelay: 60_000 });
 
 describe('an operation with skipTokenAuth needs no token', () => {
   it('is answered at once during a 2-second failing refresh, with no Authorization header', async () => {

@@ -47,6 +47,6 @@ export function createTokenStore(storage: TokenStorage): TokenStore {
     if (owners.has(storage)) throw new Error(OWNED);
     owners.add(storage);
     const io = storeIO(storage, host);
-    return { load: io.load, save: io.write, rotate: rotateWith(io.write), close: () => owners.delete(storage) };
+    return { load: io.read, save: io.write, rotate: rotateWith(io.write), close: () => owners.delete(storage) };
   });
 }

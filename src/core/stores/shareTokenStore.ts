@@ -220,14 +220,14 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
           if (ticket === reads) known = stored?.refreshToken ?? null;
           return stored && stale(stored.refreshToken) ? null : stored;
         };
-        const stored = io.load();
+        const stored = io.read();
         // No tab answered with a pair, but one may hold the lock: a tab the browser froze in mid-refresh cannot
         // answer until it thaws. Reading again once the lock is ours shows its new pair, not a sign-in form. A tab
         // that answers with an emptied store (a logout) ends the wait at once: the session follows that.
         const again = (found: TokenPair | null) =>
           found || !peers.spend
             ? found
-            : locked(async () => io.load()).catch((error: unknown) => (host.report(error), null));
+            : locked(async () => io.read()).catch((error: unknown) => (host.report(error), null));
         return stored instanceof Promise ? stored.then(again).then(unspent) : unspent(stored);
       },
       save(pair, wanted) {

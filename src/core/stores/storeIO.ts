@@ -49,7 +49,5 @@ export function storeIO(store: TokenStorage, host: StoreHost) {
   /** Writes `pair` (or clears) when its turn comes, if `wanted()` still holds then. */
   const write = (pair: TokenPair | null, wanted?: () => boolean): Promise<void> =>
     queued(async () => void ((!wanted || wanted()) && (await put(pair))));
-  // The read at start: a store that fails throws, and the session reads it again (createRestorer).
-  const load = read;
-  return { read, load, write, queued, put };
+  return { read, write, queued, put };
 }
