@@ -3,7 +3,7 @@
 import { gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { useAuth } from 'apollo-link-token-pair/react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState, useSyncExternalStore } from 'react';
 import { Ticker } from './Ticker';
 
 const ME = gql`
@@ -16,10 +16,15 @@ const ME = gql`
   }
 `;
 
+const never = () => () => {};
+
 export function SessionPanel({ ticker = false }: { ticker?: boolean }) {
   const { status, user, error, login, logout, auth } = useAuth();
   const client = useApolloClient();
   const [busy, setBusy] = useState(false);
+  // False in the server's HTML and until React hydrates: a click before then would submit the form natively, a GET
+  // with the password in the URL, and reload the page signed out (seen in CI on a loaded machine).
+  const hydrated = useSyncExternalStore(never, () => true, () => false);
   // `?console` puts the session and the Apollo client on `window`, to drive them from the browser's console as
   // the soak does (`npm run soak`).
   useEffect(() => {
@@ -47,7 +52,7 @@ export function SessionPanel({ ticker = false }: { ticker?: boolean }) {
         <p data-testid="client-status">Signed out</p>
         <input name="email" type="email" placeholder="E-mail" defaultValue="admin@demo.test" data-testid="email" />
         <input name="password" type="password" placeholder="Password" data-testid="password" />
-        <button type="submit" disabled={busy} data-testid="sign-in-button">
+        <button type="submit" disabled={busy || !hydrated} data-testid="sign-in-button">
           Sign in
         </button>
         {error && (

@@ -155,6 +155,38 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
   });
 });
 
+// Found by CI on a loaded machine: "Sign in" clicked before React hydrated submitted the form natively, a GET with
+// the password in the URL, and the page reloaded signed out.
+describe('examples/nextjs before its scripts have run', () => {
+  it('"Sign in" waits for the page to hydrate: neither a click nor Enter submits the form natively', async () => {
+    const { context, errors } = await newContext();
+    let release!: () => void;
+    const hydration = new Promise<void>((resolve) => (release = resolve));
+    await context.route('**/_next/static/**/*.js', async (route) => {
+      await hydration;
+      await route.continue();
+    });
+    const sent: string[] = [];
+    context.on('request', (request) => sent.push(request.url()));
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'domcontentloaded' });
+    await page.getByTestId('client-status').getByText('Signed out').waitFor();
+    const button = page.getByTestId('sign-in-button');
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByTestId('password').fill('admin-pass');
+    await page.getByTestId('password').press('Enter');
+    await button.click({ force: true });
+    release();
+    await button.waitFor({ state: 'attached' });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="sign-in-button"]')?.hasAttribute('disabled'));
+    await page.getByTestId('password').fill('admin-pass');
+    await button.click();
+    await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
+    expect(sent.filter((each) => each.includes('password'))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('examples/nextjs built with NEXT_PUBLIC_GRAPHQL_WS_URL', () => {
   it("shows the signed-in user's ticker events with ?ticker (graphql-ws from the page to the API), none without", async () => {
     const { context, errors } = await newContext();
