@@ -1,7 +1,9 @@
 import { ApolloLink } from '@apollo/client';
+import type { TokenAuthEvent } from './core/session/TokenAuthEvent';
 import type { TokenAuthOptions } from './core/session/TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './core/session/TokenAuthState';
 import { createTokenSession } from './core/session/TokenSession';
+import { systemClock } from './core/environment/Clock';
 import { TokenAuthLink } from './link/TokenAuthLink';
 import { setTokenAuthInternals } from './core/session/tokenAuthInternals';
 import { TokenExpiredLink } from './link/TokenExpiredLink';
@@ -38,6 +40,19 @@ export interface TokenAuth {
   getInitialState(): TokenAuthState;
   /** Calls `listener` after every state change; returns the function that stops it. */
   subscribe(listener: () => void): () => void;
+  /**
+   * Calls `observer` with what the session does, for a timeline or a log: logins, refreshes with their trigger,
+   * outcome and duration, waits, pairs followed from other tabs, operations held and replayed, the end of a
+   * session and failures nobody awaits (see {@link TokenAuthEvent}). It gets the last 100 events at once, oldest
+   * first, then each new one as it happens. Returns the function that stops it. No event carries a token.
+   *
+   * @example Log a session's life (or use `logTokenAuth` from `apollo-link-token-pair/devtools`):
+   * ```ts
+   * const auth = createTokenAuth({ uri: '/graphql' });
+   * auth.observe((event) => console.debug('[auth]', event.type, event));
+   * ```
+   */
+  observe(observer: (event: TokenAuthEvent) => void): () => void;
   /**
    * The access token to send now, for transports outside Apollo: waits while the stored pair loads, and renews a
    * token already dead by the local clock. `null` when nobody is logged in.
@@ -83,9 +98,14 @@ export function createTokenAuth(options: TokenAuthOptions): TokenAuth {
     getState: () => session.getState(),
     getInitialState: () => session.getInitialState(),
     subscribe: (listener) => session.subscribe(listener),
+    observe: (observer) => session.observe(observer),
     getAccessToken: () => session.getAccessToken(),
     dispose: () => session.dispose(),
   };
-  setTokenAuthInternals(auth, { session, isTokenExpiredError: options.isTokenExpiredError });
+  setTokenAuthInternals(auth, {
+    session,
+    isTokenExpiredError: options.isTokenExpiredError,
+    clock: options.clock ?? systemClock,
+  });
   return auth;
 }

@@ -2,6 +2,7 @@ import { ApolloLink } from '@apollo/client';
 import { EMPTY, from, mergeMap, throwError, type Observable } from 'rxjs';
 import { CHAIN_PROBE_KEY, type ChainProbe } from './chainProbe';
 import { skipsTokenAuth } from './skipTokenAuth';
+import type { OperationEvent } from '../core/session/TokenAuthEvent';
 
 /** The token an attempt carries, and the session (epoch) it belongs to. */
 export interface SentToken {
@@ -13,6 +14,8 @@ export interface SentToken {
 export interface AccessTokenSource {
   /** The session to send with now, synchronously when no wait is needed; `null` when signed out. */
   current(): SentToken | null | Promise<SentToken | null>;
+  /** Tells the session's observers that an operation waits for a pair. */
+  emit?(event: OperationEvent): void;
 }
 
 /** The context key under which {@link TokenAuthLink} records what an attempt carried. */
@@ -45,6 +48,7 @@ export class TokenAuthLink extends ApolloLink {
       if (skipsTokenAuth(context)) return send(null);
       const sent = auth.current();
       if (!(sent instanceof Promise)) return send(sent);
+      auth.emit?.({ type: 'held', operation: operation.operationName });
       // A link further down that throws at once errors the operation, as it would without the wait.
       return from(sent).pipe(mergeMap(send));
     });

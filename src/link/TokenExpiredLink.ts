@@ -5,6 +5,7 @@ import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { skipsTokenAuth } from './skipTokenAuth';
 import { SENT_TOKEN_KEY, type SentToken } from './TokenAuthLink';
+import type { OperationEvent } from '../core/session/TokenAuthEvent';
 
 // Set on an operation once it has been replayed: a link that sends it again (RetryLink placed before this one)
 // gets the refusal passed on, not another refresh.
@@ -23,6 +24,8 @@ export interface TokenRecovery {
    * pass the failure on; rejects when the check found the session dead. Without it, such failures pass on.
    */
   check?(sent: SentToken | undefined, failure: string): Promise<boolean>;
+  /** Tells the session's observers that an operation is replayed. */
+  emit?(event: OperationEvent): void;
 }
 
 export declare namespace TokenExpiredLink {
@@ -88,6 +91,7 @@ export class TokenExpiredLink extends ApolloLink {
         };
         const replay = () => {
           operation.setContext({ [REPLAYED_KEY]: true });
+          auth.emit?.({ type: 'replayed', operation: operation.operationName });
           return forward(operation);
         };
         // `passOn`: what the consumer gets when the session declines to check (the result, or the error).

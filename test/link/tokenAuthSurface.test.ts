@@ -14,6 +14,7 @@ describe('the object createTokenAuth returns', () => {
       'link',
       'login',
       'logout',
+      'observe',
       'refresh',
       'subscribe',
     ]);

@@ -225,6 +225,7 @@ describe('the tabs of a token-handler page', () => {
       timeout: 1000,
       report: () => {},
       adopt: (pair) => void adopted.push(pair),
+      emit: () => {},
     };
     const seam = openStore(openTokenHandlerStore(name), host);
     cleanups.push(() => seam.close());

@@ -8,6 +8,7 @@ import { describeEnd, type Ending } from './describeEnd';
 import { openSessionParts } from './openSessionParts';
 import { createRecord, isDead, SIGNED_OUT, stateOf, timeSeenPair } from './SessionRecord';
 import type { Epoch, Live, SessionRecord } from './SessionRecord';
+import type { TokenAuthEvent, TokenAuthEventBody } from './TokenAuthEvent';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
 export type { Epoch, Live } from './SessionRecord';
@@ -23,6 +24,16 @@ export interface TokenSession {
   getInitialState(): TokenAuthState;
   /** Calls `listener` after every state change; returns the function that stops it. */
   subscribe(listener: () => void): () => void;
+  /**
+   * Calls `observer` with what the session did (see {@link TokenAuthEvent}): first the events it kept (the last
+   * 100), then each new one. Returns the function that stops it.
+   */
+  observe(observer: (event: TokenAuthEvent) => void): () => void;
+  /**
+   * Tells the observers what an operation met (held for a pair, replayed).
+   * @internal Used by the links.
+   */
+  emit(event: TokenAuthEventBody): void;
   /**
    * Logs in and starts a new session, replacing any other (whose pair is revoked on the service).
    *
@@ -126,6 +137,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     getState: state.get,
     getInitialState: () => initial,
     subscribe: (listener) => (signal.aborted ? () => {} : state.subscribe(listener)),
+    observe: reporter.observe,
+    emit: reporter.emit,
     async login(email, password) {
       if (mode.loginWaitsForLogout) await loggingOut?.catch(() => {});
       let next: SessionRecord;
@@ -136,6 +149,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
         // The same user signing in again continues the epoch: operations waiting on a refresh replay with this pair.
         if (live?.user.id && live.user.id === next.user.id) next = { ...next, epoch: live.epoch };
       } catch (error) {
+        reporter.emit({ type: 'login', error });
         state.publish({ ...state.get(), error: error as Error });
         throw error;
       }
@@ -144,6 +158,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       const reading = restorer.stop();
       refresher.restart();
       switchTo(next, { here: true });
+      reporter.emit({ type: 'login', user: next.user });
       if (mode.revokesLeftPairs) void revokeNewest(replaced, reading);
       // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
       await seam.save(next.pair, () => live?.pair === next.pair);
@@ -256,8 +271,10 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // operations waiting on this session's refresh take it; a login as someone else ends the epoch.
   function follow(pair: TokenPair | null, reason: 'rejected' | 'logout' = 'logout'): void {
     if (signal.aborted || (live ? live.pair.refreshToken === pair?.refreshToken : !pair && !restorer.reading)) return;
-    if (pair) switchTo(record(timeSeenPair(pair, clock.now(), config), live ?? {}));
-    else end({ reason, elsewhere: reason === 'logout' });
+    if (!pair) return end({ reason, elsewhere: reason === 'logout' });
+    const next = record(timeSeenPair(pair, clock.now(), config), live ?? {});
+    switchTo(next);
+    reporter.emit({ type: 'followed', user: next.user });
   }
 
   // Makes `next` the live session; one of another epoch ends the current one as replaced, by a login `here` or
@@ -290,7 +307,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     if (outcome.remember) state.remember(outcome.remember.ended);
     if (ending.next) activate(ending.next);
     else state.publish(outcome.signedOut);
-    if (outcome.event) reporter.tell(config.onSessionEnd, outcome.event);
+    if (!outcome.event) return;
+    reporter.emit({ type: 'end', ...outcome.event });
+    reporter.tell(config.onSessionEnd, outcome.event);
   }
 
   function record(pair: TokenPair, into: Epoch | SessionRecord, known?: Partial<TokenUser>): SessionRecord {

@@ -81,8 +81,12 @@ export function createRefresher(host: RefresherHost): Refresher {
   // Settles once the rotation is applied, whatever it came to: waiters then read the state.
   async function rotate(from: SessionRecord, trigger: RefreshTrigger): Promise<void> {
     const wanted = () => host.live() === from;
-    const notify = (outcome: RefreshEvent['outcome'], error?: unknown) =>
-      reporter.tell(config.onRefresh, { trigger, outcome, error });
+    const asked = clock.now();
+    const notify = (outcome: RefreshEvent['outcome'], error?: unknown) => {
+      const event: RefreshEvent = { trigger, outcome, error };
+      reporter.emit({ type: 'refresh', ms: clock.now() - asked, ...event });
+      reporter.tell(config.onRefresh, event);
+    };
     // Never two refreshes back to back: the floor slows a storm (getRefreshFloor).
     await waitForFloor(from, trigger);
     if (signal.aborted) return;
@@ -161,6 +165,7 @@ export function createRefresher(host: RefresherHost): Refresher {
     });
     if (!(at > now)) return;
     from.waiting = { at, trigger };
+    reporter.emit({ type: 'floor', trigger, until: at });
     show(from);
     await waits.sleep(at - clock.now());
     from.waiting = undefined;
@@ -174,6 +179,7 @@ export function createRefresher(host: RefresherHost): Refresher {
     const earliest = floorState.last + config.refreshFloor;
     const at = online ? Math.max(clock.now() + config.retryDelay(attempt), earliest) : undefined;
     from.retry = { at, error, attempt };
+    reporter.emit({ type: 'retry', until: at, attempt, error });
     if (at === undefined || signal.aborted) timer.cancel();
     else timer.at(at);
     show(from);

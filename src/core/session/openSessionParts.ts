@@ -31,11 +31,11 @@ export interface SessionParts {
 export function openSessionParts(options: TokenAuthOptions, adopt: StoreHost['adopt']): SessionParts {
   const config = readSessionOptions(options);
   const { clock, transport } = config;
-  const reporter = createReporter(config.onError);
+  const reporter = createReporter(config.onError, clock);
   const { report } = reporter;
   const abort = new AbortController();
   const { signal } = abort;
-  const seam = openStore(config.store, { clock, timeout: config.storeTimeout, report, adopt });
+  const seam = openStore(config.store, { clock, timeout: config.storeTimeout, report, adopt, emit: reporter.emit });
   return {
     config,
     reporter,

@@ -27,3 +27,6 @@ export const RETRY_JOIN = 10_000;
 export function getOperationWait(lockWait: number = DEFAULT_LOCK_WAIT): number {
   return lockWait + 1_000;
 }
+
+/** How many of its last events a session keeps for an observer that comes later (the devtools, a logger). */
+export const EVENTS_KEPT = 100;

@@ -1,3 +1,4 @@
+import type { Clock } from '../environment/Clock';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenSession } from './TokenSession';
 
@@ -7,6 +8,8 @@ export interface TokenAuthInternals {
   readonly session: TokenSession;
   /** The app's `isTokenExpiredError` option, for `./ws` to read a socket's errors as the link does. */
   readonly isTokenExpiredError: TokenAuthOptions['isTokenExpiredError'];
+  /** The session's clock, for `./devtools` to count down by the time the session keeps. */
+  readonly clock: Clock;
 }
 
 // Keyed by the `TokenAuth` the app holds (typed `object` here, a layer below it): nothing on it shows, and it is

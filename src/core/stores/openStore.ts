@@ -16,6 +16,14 @@ export interface StoreHost {
    * service refused the pair): this session follows.
    */
   adopt(pair: TokenPair | null, reason?: 'rejected'): void;
+  /** Tells the session's observers what the store did (a wait for its lock). */
+  emit(event: LockEvent): void;
+}
+
+/** A refresh waited `ms` for the lock of a store shared with other tabs or processes. */
+export interface LockEvent {
+  readonly type: 'lock';
+  readonly ms: number;
 }
 
 /**

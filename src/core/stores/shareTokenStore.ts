@@ -75,6 +75,10 @@ const SPENT_MEMORY = 16;
 // tabs show a sign-in within this, whatever a tab holding the lock does.
 const SAVE_WAIT = 1_000;
 
+// A lock granted sooner than this was free: the wait is the lock's own overhead, not another session's refresh,
+// and is not told to the observers.
+const LOCK_NOTED = 50;
+
 /**
  * Adds `token` to `tokens`, forgetting the oldest beyond the 16 a store remembers.
  * @internal
@@ -180,10 +184,14 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
           wait,
         );
         closing.signal.addEventListener('abort', onClose);
+        const asked = clock.now();
         lock(
           name,
           async () => {
-            if (stopWaiting()) await task().then(resolve, reject);
+            if (!stopWaiting()) return;
+            const ms = clock.now() - asked;
+            if (ms >= LOCK_NOTED) host.emit({ type: 'lock', ms });
+            await task().then(resolve, reject);
           },
           controller.signal,
         ).catch(giveUp);
