@@ -8,7 +8,9 @@
 export { createTokenAuth, type TokenAuth } from './createTokenAuth';
 export type { TokenAuthOptions, SessionEndEvent, RefreshEvent } from './core/session/TokenAuthOptions';
 export type { RefreshTrigger } from './core/session/refreshTriggers';
-export type { TokenAuthEvent, TokenAuthEventBody } from './core/session/TokenAuthEvent';
+export type { TokenAuthEvent, TokenAuthEventBody, OperationEvent } from './core/session/TokenAuthEvent';
+export type { LockEvent } from './core/stores/openStore';
+export { logTokenAuth, type LogTokenAuthOptions } from './core/timeline/logTokenAuth';
 export type { TokenAuthState, TokenUser, SessionEnd } from './core/session/TokenAuthState';
 export type { TokenStore, TokenStorage } from './core/stores/TokenStore';
 export type { TokenPair } from './core/tokens/TokenPair';

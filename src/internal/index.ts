@@ -13,4 +13,12 @@ export { getTokenAuthInternals, type TokenAuthInternals } from '../core/session/
 export type { TokenSession } from '../core/session/TokenSession';
 export type { MaybePromise } from '../core/environment/MaybePromise';
 export { REFUSALS } from '../core/session/sessionLimits';
+export {
+  createTimeline,
+  type Timeline,
+  type TimelineEntry,
+  type TimelineOptions,
+} from '../core/timeline/createTimeline';
+export { describeEvent, describeUser, describeError, type EventLine, type TimelineKind } from '../core/timeline/describeEvent';
+export { redact } from '../core/timeline/redact';
 export { CHAIN_PROBE_KEY, type ChainProbe } from '../link/chainProbe';

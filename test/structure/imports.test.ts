@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core/stores/'],
   ['core/transports/'],
   ['core/session/'],
+  ['core/timeline/'],
   ['link/'],
   ['createTokenAuth.ts', 'index.ts', 'internal/'],
 ];
