@@ -21,7 +21,7 @@ export function App({ log }: { log: EventLog }) {
         loading={<p className="card">Restoring session…</p>}
         fallback={
           <div className="signed-out">
-            <LoginForm log={log} />
+            <LoginForm />
             <EventLogCard log={log} />
             <ServerCounters />
           </div>

@@ -37,7 +37,7 @@ export function Dashboard({ log }: { log: EventLog }) {
           <code>me</code>: {me ? <span data-testid="me-id">{me.id}</span> : 'loading…'}
         </p>
         <Countdown />
-        <SwitchAccount log={log} />
+        <SwitchAccount />
       </div>
 
       <EventLogCard log={log} />

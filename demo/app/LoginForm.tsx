@@ -3,10 +3,9 @@ import { useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useState } from 'react';
 import { ACCOUNTS } from './accounts';
 import { describeError } from './describeError';
-import type { EventLog } from './eventLog';
 
 /** Logs in with e-mail and password; the seeded accounts fill the form. */
-export function LoginForm({ log }: { log: EventLog }) {
+export function LoginForm() {
   const { login, error } = useAuth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -18,11 +17,10 @@ export function LoginForm({ log }: { log: EventLog }) {
     event.preventDefault();
     setBusy(true);
     try {
-      const { user } = await login(email, password);
-      log.add('login', `Logged in as ${user.email} (${user.role})`);
-    } catch (failure) {
-      // useAuth().error shows it under the form; the log keeps it.
-      log.add('error', `Login failed: ${describeError(failure)}`);
+      // The event log tells the login and its failure from the session's events (main.tsx).
+      await login(email, password);
+    } catch {
+      // useAuth().error shows it under the form.
     } finally {
       setBusy(false);
     }

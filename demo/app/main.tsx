@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { map } from 'rxjs';
 import { App } from './App';
+import { describeError } from './describeError';
 import { describeRefresh } from './describeRefresh';
 import { describeSessionEnd } from './describeSessionEnd';
 import { createEventLog } from './eventLog';
@@ -27,26 +28,44 @@ const auth = createTokenAuth({
   refreshOnResume: labResume(),
   // The page's clock, which the lab can set 20 minutes off.
   clock,
-  onRefresh(event) {
-    const line = describeRefresh(event, { resumeCause: lab.resumeCause, offline: lab.getSnapshot().offline });
-    if (!line) return;
-    const rotated = event.outcome === 'rotated' || event.outcome === 'adopted';
-    const before = rotated ? tokens.previous : tokens.current;
-    log.add(line.kind, line.text, {
-      trigger: event.trigger,
-      outcome: event.outcome,
-      tokens: { before, after: tokens.current },
-    });
-  },
-  onSessionEnd(event) {
-    const { verdicts, sid } = lab.getSnapshot();
-    const reused = verdicts[sid] === 'reuse';
-    const text =
-      reused && event.reason === 'rejected'
-        ? 'The server detected a reused refresh token and revoked the session.'
-        : describeSessionEnd(event).reason;
-    log.add(event.reason === 'logout' ? 'logout' : 'ended', text, { outcome: event.reason });
-  },
+});
+
+// The event log is written from the session's own events, the ones the devtools panel shows: one source of truth.
+let signedIn: string | undefined;
+auth.observe((event) => {
+  switch (event.type) {
+    case 'login': {
+      if (!event.user) return log.add('error', `Login failed: ${describeError(event.error)}`);
+      const who = `${event.user.email} (${event.user.role})`;
+      log.add('login', signedIn && signedIn !== who ? `Switched account: logged in as ${who}` : `Logged in as ${who}`);
+      signedIn = who;
+      return;
+    }
+    case 'followed':
+      signedIn = `${event.user.email} (${event.user.role})`;
+      return;
+    case 'refresh': {
+      const line = describeRefresh(event, { resumeCause: lab.resumeCause, offline: lab.getSnapshot().offline });
+      if (!line) return;
+      const rotated = event.outcome === 'rotated' || event.outcome === 'adopted';
+      const before = rotated ? tokens.previous : tokens.current;
+      return log.add(line.kind, line.text, {
+        trigger: event.trigger,
+        outcome: event.outcome,
+        tokens: { before, after: tokens.current },
+      });
+    }
+    case 'end': {
+      signedIn = undefined;
+      const { verdicts, sid } = lab.getSnapshot();
+      const reused = verdicts[sid] === 'reuse';
+      const text =
+        reused && event.reason === 'rejected'
+          ? 'The server detected a reused refresh token and revoked the session.'
+          : describeSessionEnd(event).reason;
+      return log.add(event.reason === 'logout' ? 'logout' : 'ended', text, { outcome: event.reason });
+    }
+  }
 });
 
 auth.subscribe(() => {
