@@ -72,6 +72,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
           replacement: fileURLToPath(new URL('../src/react/index.ts', import.meta.url)),
         },
         {
+          find: /^apollo-link-token-pair\/devtools$/,
+          replacement: fileURLToPath(new URL('../src/devtools/index.ts', import.meta.url)),
+        },
+        {
           find: /^apollo-link-token-pair\/ws$/,
           replacement: fileURLToPath(new URL('../src/ws/index.ts', import.meta.url)),
         },

@@ -1,6 +1,7 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { ApolloProvider } from '@apollo/client/react';
 import { createTokenAuth, createTokenHandlerTransport } from 'apollo-link-token-pair';
+import { TokenAuthDevtools } from 'apollo-link-token-pair/devtools';
 import { TokenAuthProvider } from 'apollo-link-token-pair/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -106,5 +107,6 @@ createRoot(document.getElementById('root')!).render(
         <App log={log} />
       </TokenAuthProvider>
     </ApolloProvider>
+    <TokenAuthDevtools auth={auth} />
   </StrictMode>,
 );

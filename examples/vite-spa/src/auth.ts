@@ -6,6 +6,7 @@ import {
   createBroadcastTokenStore,
   createMemoryTokenStore,
   createTokenAuth,
+  logTokenAuth,
 } from 'apollo-link-token-pair';
 import { createTokenAuthWsClient } from 'apollo-link-token-pair/ws';
 
@@ -19,25 +20,16 @@ export const storeKind = params.get('store') === 'broadcast' ? 'broadcast' : 'me
 // `?ticker` shows the API's `ticker` subscription on the page (graphql-ws at the API's URL, ws: for http:).
 export const showTicker = params.has('ticker');
 
-// `?log` prints every refresh and the end of a session to the console (debug level), in the session's own words.
-const log = params.has('log') ? (...what: unknown[]) => console.debug('apollo-link-token-pair:', ...what) : undefined;
-
 export const auth = createTokenAuth({
   uri,
   store: storeKind === 'broadcast' ? createBroadcastTokenStore() : createMemoryTokenStore(),
   // Refreshes when the tab comes back (visible, focused, online) if the proactive refresh fell due meanwhile.
   refreshOnResume: browserResume(),
-  ...(log && {
-    onRefresh: ({ trigger, outcome, error }) => log('refresh', trigger, outcome, error ? describe(error) : ''),
-    onSessionEnd: ({ reason, elsewhere, error }) =>
-      log('session ended', reason, elsewhere ? 'elsewhere' : 'here', error ? describe(error) : ''),
-  }),
 });
 
-function describe(error: unknown): string {
-  const { name, message, cause } = error as { name?: string; message?: string; cause?: { message?: string } };
-  return `${name}: ${message}${cause?.message ? ` (cause: ${cause.message})` : ''}`;
-}
+// `?log` prints what the session does to the console (debug level), one line per event, as the devtools' timeline
+// words it: the soak (`npm run soak`) keeps these lines beside what it checks.
+if (params.has('log')) logTokenAuth(auth, { log: (line) => console.debug('apollo-link-token-pair:', line) });
 
 // Subscriptions go over graphql-ws, authenticated by the session (the socket follows refreshes, sign-outs and a
 // change of user); everything else over HTTP. graphql-ws connects lazily: no socket until a subscription runs.

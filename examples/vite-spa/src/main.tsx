@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, ME } from './App';
 import { auth, client } from './auth';
+import { Devtools } from './Devtools';
 
 // `?console` puts the session and the Apollo client on `window`, to drive them from the browser's console
 // (`auth.logout()`, `client.query(…)`) as the browser tests and the soak do: work that does not come from React.
@@ -16,5 +17,6 @@ createRoot(document.getElementById('root')!).render(
         <App />
       </TokenAuthProvider>
     </ApolloProvider>
+    <Devtools auth={auth} />
   </StrictMode>,
 );

@@ -179,3 +179,125 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
     expect(errors).toEqual([]);
   });
 });
+
+// The devtools panel (issue 39) in the production build, loaded on purpose with `?devtools`, opened by its button:
+// what it shows after each hard case, and that no token the page sent is in the page.
+describe('examples/vite-spa with ?devtools', () => {
+  const url = (query = '') => `http://127.0.0.1:${port}/?devtools&console${query}`;
+
+  /** A page whose every Authorization value is kept, to look for in its HTML. */
+  async function devtoolsPage(query = '', context?: Awaited<ReturnType<typeof newContext>>) {
+    const { context: browserContext, errors } = context ?? (await newContext());
+    const page = await browserContext.newPage();
+    const sent = new Set<string>();
+    page.on('request', (request) => {
+      const authorization = request.headers()['authorization'];
+      if (authorization) sent.add(authorization.replace(/^Bearer\s+/i, ''));
+    });
+    await page.goto(url(query));
+    const noTokenInPage = async () => {
+      const html = await page.content();
+      expect(sent.size).toBeGreaterThan(0);
+      for (const token of sent) {
+        expect(html).not.toContain(token);
+        expect(html).not.toContain(token.split('.')[1]);
+      }
+    };
+    return { page, errors, context: { context: browserContext, errors }, noTokenInPage };
+  }
+
+  async function openPanel(page: Page) {
+    await page.getByRole('button', { name: 'Open token auth devtools' }).click();
+    const panel = page.getByRole('region', { name: 'Token auth devtools' });
+    await panel.waitFor();
+    return { panel, timeline: panel.getByRole('list', { name: 'Session timeline' }) };
+  }
+
+  /** Refetches the page's active queries (or those named), from the console as `?console` allows. */
+  const refetch = (page: Page, include: string[] | 'active' = 'active') =>
+    page.evaluate(
+      (include) =>
+        (window as unknown as { client: { refetchQueries(o: object): Promise<unknown> } }).client
+          .refetchQueries({ include })
+          .then(
+            () => 'ok',
+            (error: Error) => error.message,
+          ),
+      include,
+    );
+  const refresh = (page: Page) =>
+    page.evaluate(() =>
+      (window as unknown as { auth: { refresh(): Promise<void> } }).auth.refresh().then(
+        () => 'ok',
+        (error: Error) => error.message,
+      ),
+    );
+
+  it('after every access token expired: one refresh (token-expired → rotated), the replayed operations counted', async () => {
+    const { page, noTokenInPage, errors } = await devtoolsPage();
+    await signIn(page);
+    const { panel, timeline } = await openPanel(page);
+    await panel.getByText('admin@demo.test (ADMIN)').first().waitFor();
+    await timeline.getByText('Signed in as admin@demo.test (ADMIN)').waitFor();
+    api.resetStats();
+    api.expireAllAccessTokens();
+    expect(await refetch(page)).toBe('ok');
+    await timeline.getByText(/^\d+ operations replayed: /).waitFor();
+    await expect(timeline.getByText('Refresh (token-expired) → rotated').count()).resolves.toBe(1);
+    expect(api.stats.refreshSuccesses).toBe(1);
+    await noTokenInPage();
+    expect(errors).toEqual([]);
+  });
+
+  it('after a revocation told with no code: the check, then the end with its reason', async () => {
+    const { page, noTokenInPage } = await devtoolsPage();
+    await signIn(page);
+    const { timeline } = await openPanel(page);
+    api.faults.failNext.push({
+      field: 'clubs',
+      status: 200,
+      body: JSON.stringify({ data: null, errors: [{ message: 'Not authenticated' }] }),
+      contentType: 'application/json',
+    });
+    api.revokeAllSessions();
+    await refetch(page, ['Clubs']);
+    await timeline.getByText('Revocation check → rejected').waitFor();
+    await timeline.getByText(/^Session ended: rejected/).waitFor();
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    await noTokenInPage();
+  });
+
+  it('while the API answers 503: the failed refresh, its retry, then the retry that gets through', async () => {
+    const { page, noTokenInPage } = await devtoolsPage();
+    await signIn(page);
+    const { timeline } = await openPanel(page);
+    api.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
+    expect(await refresh(page)).toMatch(/503/);
+    await timeline.getByText(/^Refresh \(manual\) → failed/).waitFor();
+    await timeline.getByText(/^Retry #1 in \d+\.\d s/).waitFor();
+    await timeline.getByText('Refresh (retry) → rotated').waitFor({ timeout: 15_000 });
+    await noTokenInPage();
+  });
+
+  it('offline and back: the retry waits for the network, and a refresh runs when the page is online again', async () => {
+    const { page, noTokenInPage, context } = await devtoolsPage();
+    await signIn(page);
+    const { timeline } = await openPanel(page);
+    await context.context.setOffline(true);
+    expect(await refresh(page)).not.toBe('ok');
+    await timeline.getByText('Retry #1 when the app is back online').waitFor();
+    await context.context.setOffline(false);
+    await timeline.getByText(/^Refresh \((resume|retry)\) → rotated/).waitFor({ timeout: 15_000 });
+    await noTokenInPage();
+  });
+
+  it('with the broadcast store, a sign-in in another tab: the pair followed here', async () => {
+    const first = await devtoolsPage('&store=broadcast');
+    const { timeline } = await openPanel(first.page);
+    const second = await devtoolsPage('&store=broadcast', first.context);
+    await signIn(second.page);
+    await timeline.getByText('Pair followed from another tab or process: admin@demo.test (ADMIN)').waitFor();
+    await first.page.getByTestId('status').getByText('Signed in as admin@demo.test').waitFor();
+    await first.noTokenInPage();
+  });
+});
