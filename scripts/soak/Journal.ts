@@ -81,6 +81,19 @@ export interface StateRecord {
   readonly retry: string | null;
 }
 
+/**
+ * A stretch in which the soak itself held a tab's main thread (a heap snapshot: V8 collects garbage and serialises
+ * the heap in the renderer, so the page handles no timer, no BroadcastChannel message and no answer until it ends).
+ * Not a fault: no person or system does this to a tab; the tab catches up when it ends.
+ */
+export interface PauseRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  readonly start: number;
+  end: number;
+  readonly why: 'heap-snapshot';
+}
+
 /** Anything else worth a line in the log. */
 export interface NoteRecord {
   readonly t: number;
@@ -109,6 +122,8 @@ export class Journal {
   readonly notes: NoteRecord[] = [];
   readonly sessions: SessionRecord[] = [];
   readonly ticks: TickRecord[] = [];
+  /** The stretches in which the soak held a tab's main thread (its heap snapshots). */
+  readonly pauses: PauseRecord[] = [];
   /** How many times the API ran each mutation (`renameClub` answered with data), by its club name. */
   readonly runs = new Map<string, number>();
   /** Heap samples per tab: [ms, bytes, page load number]. */

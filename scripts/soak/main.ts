@@ -14,7 +14,7 @@ import { checkInvariants } from './checkInvariants.ts';
 import { builtNextjsWsPort, startNextjs, startNextServer, startViteSpa, type SecretRing } from './exampleApps.ts';
 import { FrontProxy } from './FrontProxy.ts';
 import { HandlerPool } from './HandlerPool.ts';
-import { Journal } from './Journal.ts';
+import { Journal, type PauseRecord } from './Journal.ts';
 import { parseOptions } from './options.ts';
 import { planFaults } from './planFaults.ts';
 import { createRandom } from './random.ts';
@@ -196,8 +196,17 @@ try {
     const t = journal.now();
     const loads = tab.loads;
     sampling = true;
+    // The snapshot holds the page's main thread for seconds: what the tab misses meanwhile, it follows after.
+    const skipped = tab.frozen || tab.closed;
+    const pause: PauseRecord = { tab: tab.name, app: tab.app, start: t, end: Number.NaN, why: 'heap-snapshot' };
     void tab.heapUsed().then((bytes) => {
       sampling = false;
+      pause.end = journal.now();
+      // A frozen or closed tab is not snapshotted; one that timed out may still be held: its pause ends at least here.
+      if (!skipped) {
+        journal.pauses.push(pause);
+        journal.note('heap-snapshot', `held the page ${pause.end - pause.start} ms`, tab.name, tab.app, pause.start);
+      }
       if (bytes === undefined || tab.loads !== loads) return;
       const samples = journal.heap.get(tab.name) ?? [];
       samples.push([t, bytes, loads]);

@@ -65,6 +65,41 @@ describe('the soak checker', () => {
     expect(failing(journal)).toEqual(['same-user']);
   });
 
+  it("lets a tab lag through the soak's own heap snapshot of it, and 2 s after it ends, not longer", () => {
+    // Seed 1, t = 1074 s: nextjs#1 signed out; nextjs#2, its main thread held by a heap snapshot from 1073.9 s to
+    // 1077.3 s, handled the logout's BroadcastChannel message only then.
+    const signOut = () => {
+      const journal = journalOfTwoTabs();
+      journal.screens.push(
+        { tab: 'vite-spa#1', app: 'vite-spa', t: 30_000, screen: 'signed-out' },
+        { tab: 'vite-spa#2', app: 'vite-spa', t: 33_400, screen: 'signed-out' },
+      );
+      return journal;
+    };
+    const fault = (journal: Journal) =>
+      Object.assign(journal.startFault('sign-out-in', 'vite-spa#1', 'vite-spa'), { start: 29_900, end: 40_000 });
+    const lagging = signOut();
+    fault(lagging);
+    expect(failing(lagging)).toEqual(['same-user']);
+    const paused = signOut();
+    fault(paused);
+    paused.pauses.push({ tab: 'vite-spa#2', app: 'vite-spa', start: 29_900, end: 33_300, why: 'heap-snapshot' });
+    expect(failing(paused)).toEqual([]);
+    // A pause of the other app's tab, or one that ended long before, excuses nothing.
+    const elsewhere = signOut();
+    fault(elsewhere);
+    elsewhere.pauses.push(
+      { tab: 'nextjs#2', app: 'nextjs', start: 29_900, end: 33_300, why: 'heap-snapshot' },
+      { tab: 'vite-spa#2', app: 'vite-spa', start: 25_000, end: 27_000, why: 'heap-snapshot' },
+    );
+    expect(failing(elsewhere)).toEqual(['same-user']);
+    // Still lagging 2 s after its pause ended: reported.
+    const late = signOut();
+    fault(late);
+    late.pauses.push({ tab: 'vite-spa#2', app: 'vite-spa', start: 29_900, end: 30_500, why: 'heap-snapshot' });
+    expect(failing(late)).toEqual(['same-user']);
+  });
+
   it('fails an operation that failed outside a fault window, or took over 30 s, or answered for another user', () => {
     const journal = journalOfTwoTabs();
     journal.operations.push({
