@@ -10,7 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^apollo-link-token-pair$/, replacement: source('index.ts') },
       {
-        find: /^apollo-link-token-pair\/(react|service|server|ws|testing|doctor|internal)$/,
+        find: /^apollo-link-token-pair\/(react|service|server|ws|testing|doctor|devtools|devtools\/production|internal)$/,
         replacement: source('$1/index.ts'),
       },
       // The copy of graphql that Node loads (its CommonJS main): Vite would pick the `module` build for the tests'
