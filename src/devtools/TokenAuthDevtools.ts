@@ -1,4 +1,5 @@
-import { TokenAuthDevtoolsPanel } from './TokenAuthDevtoolsPanel';
+import type { ReactElement } from 'react';
+import { TokenAuthDevtoolsPanel, type TokenAuthDevtoolsProps } from './TokenAuthDevtoolsPanel';
 
 // No @types/node in the build: the one name of Node's that bundlers replace.
 declare const process: { env: { NODE_ENV?: string } };
@@ -26,5 +27,5 @@ declare const process: { env: { NODE_ENV?: string } };
  * </ApolloProvider>
  * ```
  */
-export const TokenAuthDevtools: typeof TokenAuthDevtoolsPanel =
+export const TokenAuthDevtools: (props: TokenAuthDevtoolsProps) => ReactElement | null =
   process.env.NODE_ENV === 'production' ? () => null : TokenAuthDevtoolsPanel;
