@@ -83,7 +83,7 @@ export function SessionNow({ auth, clock }: SessionNowProps) {
   const state = useSyncExternalStore(auth.subscribe, auth.getState, auth.getState);
   const now = useClockSeconds(clock);
   return (
-    <dl aria-label="The session now">
+    <dl>
       <Fact term="Status">{state.status}</Fact>
       <UserFacts user={state.user} />
       <Waits state={state} now={now} />

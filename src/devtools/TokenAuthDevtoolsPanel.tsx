@@ -40,10 +40,10 @@ interface RegionProps {
 
 function DevtoolsRegion({ id, auth, timeline }: RegionProps) {
   const clock = useMemo(() => getTokenAuthInternals(auth)?.clock ?? systemClock, [auth]);
-  const headingId = `${id}-heading`;
   return (
     <section id={id} className="tap-panel" role="region" aria-label="Token auth devtools">
-      <h2 id={headingId}>Token auth</h2>
+      <h2>Token auth</h2>
+      <h3>Now</h3>
       <SessionNow auth={auth} clock={clock} />
       <h3>Timeline</h3>
       {timeline && <SessionTimeline timeline={timeline} />}

@@ -130,6 +130,30 @@ describe('TokenAuthDevtools: the session now', () => {
     expect(now.getByText(/^logout here, at \d\d:\d\d:\d\d$/)).toBeTruthy();
     expect(now.queryByText(/^#1 in/)).toBeNull();
   });
+
+  it('shows a refresh that waits for the refresh floor: what asked for it, and when it goes', async () => {
+    const { auth, server, link } = setupLinks();
+    show({ auth, initialIsOpen: true });
+    await act(() => auth.login('a@b.test', 'pw').then(() => {}));
+    await act(() => auth.refresh());
+    await act(() => auth.refresh());
+    server.expired.add((await auth.getAccessToken())!);
+    const run = execute(link);
+    await advance();
+    const now = within(region());
+    const floor = now.getByText(/^token-expired refresh waits for the refresh floor, goes in 0:0\d$/);
+    const left = Number(/0:0(\d)$/.exec(floor.textContent!)![1]);
+    await advance(1_000);
+    expect(floor.textContent).toMatch(new RegExp(`goes in 0:0${left - 1}$`));
+    await advance(5_000);
+    expect(run.completed).toBe(true);
+    expect(now.queryByText(/waits for the refresh floor/)).toBeNull();
+    expect(timelineTexts().slice(0, 3)).toEqual([
+      expect.stringContaining('1 operation replayed: Me'),
+      expect.stringContaining('Refresh (token-expired) → rotated (5000 ms)'),
+      expect.stringMatching(/Refresh \(token-expired\) waits 5\.0 s for the refresh floor$/),
+    ]);
+  });
 });
 
 describe('TokenAuthDevtools: the timeline', () => {
