@@ -1,5 +1,5 @@
 /** `ms` as a clock reads it: `14:32`, or `1:02:03` past an hour. Negative values count as zero. */
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
