@@ -10,6 +10,11 @@ const withoutCoreAndReact = (config) => ({
   ...config,
   external: [...(config.external ?? []), './index.js', './internal.js', './react.js'],
 });
+// ./devtools is the panel in development only: its row measures what a development build loads.
+const inDevelopment = (config) => ({
+  ...config,
+  define: { ...config.define, 'process.env.NODE_ENV': '"development"' },
+});
 
 module.exports = [
   {
@@ -64,6 +69,26 @@ module.exports = [
     name: './server, without the core (the token handler)',
     path: 'dist/server.js',
     limit: '7.8 kB',
+    gzip: true,
+    ignore: peers,
+    modifyEsbuildConfig: withoutCore,
+  },
+  {
+    // The devtools panel as an app loads it in development (size-limit builds for production otherwise).
+    name: './devtools, without the core',
+    path: 'dist/devtools.js',
+    import: '{ TokenAuthDevtools }',
+    limit: '3 kB',
+    gzip: true,
+    ignore: peers,
+    modifyEsbuildConfig: (config) => inDevelopment(withoutCore(config)),
+  },
+  {
+    // The same import in a production build: `() => null`, the panel's code dropped.
+    name: './devtools in a production build, without the core',
+    path: 'dist/devtools.js',
+    import: '{ TokenAuthDevtools }',
+    limit: '100 B',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,

@@ -9,7 +9,10 @@ const src = fileURLToPath(new URL('./src/', import.meta.url));
 const CORE = { index: 'src/index.ts', internal: 'src/internal/index.ts' };
 // Entries beside the core refer to it through `./index` and `./internal`, never through a copy of it; `testing`
 // refers to `react` through `./react` in the same way (two copies of its context would not see each other).
-const SATELLITES = ['react', 'service', 'server', 'ws', 'testing', 'doctor'];
+const SATELLITES = ['react', 'service', 'server', 'ws', 'testing', 'doctor', 'devtools'];
+// `./devtools/production` is the devtools' second entry: the same panel, in every build (`./devtools` is nothing
+// in production). Each of the two bundles the panel: neither loads the other.
+const MORE_ENTRIES = { 'devtools-production': { input: 'src/devtools/production/index.ts', satellite: 'devtools' } };
 const satelliteOf = (id) => SATELLITES.find((name) => id.startsWith(`${src}${name}/`));
 
 // Peers and dependencies stay imports: bundling a second copy of Apollo or of the session would split state.
@@ -70,5 +73,9 @@ export default [
   ...SATELLITES.flatMap((name) => [
     js({ [name]: `src/${name}/index.ts` }, satelliteExternal(name)),
     types({ [name]: `src/${name}/index.ts` }, satelliteExternal(name)),
+  ]),
+  ...Object.entries(MORE_ENTRIES).flatMap(([name, { input, satellite }]) => [
+    js({ [name]: input }, satelliteExternal(satellite)),
+    types({ [name]: input }, satelliteExternal(satellite)),
   ]),
 ];

@@ -9,9 +9,8 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^apollo-link-token-pair$/, replacement: source('index.ts') },
-      { find: /^apollo-link-token-pair\/devtools\/production$/, replacement: source('devtools/production.ts') },
       {
-        find: /^apollo-link-token-pair\/(react|service|server|ws|testing|doctor|internal|devtools)$/,
+        find: /^apollo-link-token-pair\/(react|service|server|ws|testing|doctor|devtools|devtools\/production|internal)$/,
         replacement: source('$1/index.ts'),
       },
       // The copy of graphql that Node loads (its CommonJS main): Vite would pick the `module` build for the tests'

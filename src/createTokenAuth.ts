@@ -45,8 +45,9 @@ export interface TokenAuth {
    * outcome and duration, waits, pairs followed from other tabs, operations held and replayed, the end of a
    * session and failures nobody awaits (see {@link TokenAuthEvent}). It gets the last 100 events at once, oldest
    * first, then each new one as it happens. Returns the function that stops it. No event carries a token.
+   * `logTokenAuth` prints them in words, and `TokenAuthDevtools` (`apollo-link-token-pair/devtools`) shows them.
    *
-   * @example Log a session's life (or use `logTokenAuth` from `apollo-link-token-pair/devtools`):
+   * @example Log a session's life
    * ```ts
    * const auth = createTokenAuth({ uri: '/graphql' });
    * auth.observe((event) => console.debug('[auth]', event.type, event));

@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['link/'],
   ['createTokenAuth.ts', 'index.ts', 'internal/'],
 ];
-const SATELLITES = ['react/', 'service/', 'server/', 'ws/', 'testing/', 'doctor/'];
+const SATELLITES = ['react/', 'service/', 'server/', 'ws/', 'testing/', 'doctor/', 'devtools/'];
 /** What a satellite may import besides its own folder. */
 const CORE_ENTRY = ['index.ts', 'internal/index.ts', 'shared/'];
 
