@@ -14,7 +14,9 @@ const root = resolve(import.meta.dirname, '..');
 const app = join(root, 'examples/vite-spa');
 const out = join(root, 'test-output/app-builds');
 if (!existsSync(join(app, 'node_modules/apollo-link-token-pair/dist/devtools.js'))) {
-  console.error('examples/vite-spa has no built copy of the package with ./devtools: run `npm run build && npm run examples:install` first');
+  console.error(
+    'examples/vite-spa has no built copy of the package with ./devtools: run `npm run build && npm run examples:install` first',
+  );
   process.exit(1);
 }
 const fromApp = createRequire(join(app, 'package.json'));
@@ -62,6 +64,8 @@ const same =
   Object.keys(withPanel).join() === Object.keys(without).join() &&
   Object.entries(withPanel).every(([file, bytes]) => bytes.equals(without[file]));
 if (!same) {
-  console.error('The production build with the devtools imported differs from the one without: the panel did not drop out.');
+  console.error(
+    'The production build with the devtools imported differs from the one without: the panel did not drop out.',
+  );
   process.exit(1);
 }

@@ -11,6 +11,7 @@ export type { RefreshTrigger } from './core/session/refreshTriggers';
 export type { TokenAuthEvent, TokenAuthEventBody, OperationEvent } from './core/session/TokenAuthEvent';
 export type { LockEvent } from './core/stores/openStore';
 export { logTokenAuth, type LogTokenAuthOptions } from './core/timeline/logTokenAuth';
+export type { ObservedSession } from './core/timeline/createTimeline';
 export type { TokenAuthState, TokenUser, SessionEnd } from './core/session/TokenAuthState';
 export type { TokenStore, TokenStorage } from './core/stores/TokenStore';
 export type { TokenPair } from './core/tokens/TokenPair';

@@ -19,6 +19,12 @@ export {
   type TimelineEntry,
   type TimelineOptions,
 } from '../core/timeline/createTimeline';
-export { describeEvent, describeUser, describeError, type EventLine, type TimelineKind } from '../core/timeline/describeEvent';
+export {
+  describeEvent,
+  describeUser,
+  describeError,
+  type EventLine,
+  type TimelineKind,
+} from '../core/timeline/describeEvent';
 export { redact } from '../core/timeline/redact';
 export { CHAIN_PROBE_KEY, type ChainProbe } from '../link/chainProbe';

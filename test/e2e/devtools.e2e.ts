@@ -80,7 +80,10 @@ describe('the devtools panel in the demo', () => {
     await page.getByTestId('login-form').waitFor();
     await timeline.getByText('Revocation check → rejected').waitFor();
     await timeline.getByText(/^Session ended: rejected/).waitFor();
-    await panel.getByText(/unauthenticated/).first().waitFor();
+    await panel
+      .getByText(/unauthenticated/)
+      .first()
+      .waitFor();
     // The lab's server-wide setting, back for the next test (the page shows the login form now, not the lab).
     const off = await fetch(new URL('/control/plain-refusals', session.demo.url), {
       method: 'POST',

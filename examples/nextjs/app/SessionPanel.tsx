@@ -24,7 +24,11 @@ export function SessionPanel({ ticker = false }: { ticker?: boolean }) {
   const [busy, setBusy] = useState(false);
   // False in the server's HTML and until React hydrates: a click before then would submit the form natively, a GET
   // with the password in the URL, and reload the page signed out (seen in CI on a loaded machine).
-  const hydrated = useSyncExternalStore(never, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    never,
+    () => true,
+    () => false,
+  );
   // `?console` puts the session and the Apollo client on `window`, to drive them from the browser's console as
   // the soak does (`npm run soak`).
   useEffect(() => {

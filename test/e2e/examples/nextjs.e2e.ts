@@ -178,7 +178,9 @@ describe('examples/nextjs before its scripts have run', () => {
     await button.click({ force: true });
     release();
     await button.waitFor({ state: 'attached' });
-    await page.waitForFunction(() => !document.querySelector('[data-testid="sign-in-button"]')?.hasAttribute('disabled'));
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid="sign-in-button"]')?.hasAttribute('disabled'),
+    );
     await page.getByTestId('password').fill('admin-pass');
     await button.click();
     await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();

@@ -271,7 +271,12 @@ describe('examples/vite-spa with ?devtools', () => {
     const { page, noTokenInPage } = await devtoolsPage();
     await signIn(page);
     const { timeline } = await openPanel(page);
-    api.faults.failNext.push({ field: 'refreshToken', status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
+    api.faults.failNext.push({
+      field: 'refreshToken',
+      status: 503,
+      body: 'Service Unavailable',
+      contentType: 'text/plain',
+    });
     expect(await refresh(page)).toMatch(/503/);
     await timeline.getByText(/^Refresh \(manual\) → failed/).waitFor();
     await timeline.getByText(/^Retry #1 in \d+\.\d s/).waitFor();
