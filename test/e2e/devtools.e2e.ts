@@ -66,6 +66,12 @@ describe('the devtools panel in the demo', () => {
     mkdirSync('test-output', { recursive: true });
     await page.screenshot({ path: 'test-output/devtools-demo.png' });
     expect(statSync('test-output/devtools-demo.png').size).toBeGreaterThan(10_000);
+    // At phone width the panel fits the screen, and its timeline scrolls inside it.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await panel.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: 'test-output/devtools-demo-phone.png' });
     await expectNoTokenIn(page);
   });
 
@@ -99,12 +105,11 @@ describe('the devtools panel in the demo', () => {
     await signIn(page, session.demo.url);
     const { timeline } = await openPanel(page);
     await page.getByTestId('down-seconds').fill('3');
-    await page.getByTestId('expire-mine').click();
-    await page.getByTestId('event-log').getByText('your access token expired').waitFor();
     await page.getByTestId('server-down').click();
     await page.getByTestId('server-up').waitFor();
-    await page.getByTestId('fire').click();
-    await timeline.getByText(/^Refresh \(token-expired\) → failed/).waitFor();
+    // "Fire during a refresh": a refresh the app asks for, and queries beside it, all answered 503.
+    await page.getByTestId('fire-during-refresh').click();
+    await timeline.getByText(/^Refresh \(manual\) → failed/).waitFor();
     await timeline.getByText(/^Retry #1 in \d+\.\d s/).waitFor();
     await timeline.getByText(/^Refresh \(retry\) → rotated/).waitFor({ timeout: 20_000 });
     await expectNoTokenIn(page);
@@ -114,10 +119,9 @@ describe('the devtools panel in the demo', () => {
     const page = await newPage();
     await signIn(page, session.demo.url);
     const { timeline } = await openPanel(page);
-    await page.getByTestId('expire-mine').click();
-    await page.getByTestId('event-log').getByText('your access token expired').waitFor();
     await page.getByTestId('offline').click();
-    await page.getByTestId('fire').click();
+    await page.getByTestId('fire-during-refresh').click();
+    await timeline.getByText(/^Refresh \(manual\) → failed/).waitFor();
     await timeline.getByText('Retry #1 when the app is back online').waitFor();
     await page.getByTestId('offline').click();
     await timeline.getByText(/^Refresh \((resume|retry)\) → rotated/).waitFor({ timeout: 20_000 });
