@@ -41,7 +41,7 @@ export async function writeResultsSection(summary: SoakSummary): Promise<void> {
     `Measured with \`npm run soak -- --minutes N --seed S --results\` on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version};`,
     'everything (the API, 2 token handler instances, Redis, Next.js, Vite, Chromium with 6 tabs, the worker) on the same',
     'cores. The API issues 10 s access tokens; each tab sends a query every 1 to 3 s, the worker one every 2 s. What',
-    'the soak does, its faults and its invariants: the README\'s "Soak" section and `scripts/soak/`.',
+    'the soak does, its faults and its invariants: docs/soak.md and `scripts/soak/`.',
     '',
     HEADER,
     '|---|---|---|---|---|---|---|---|---|---|---|',

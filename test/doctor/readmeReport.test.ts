@@ -6,7 +6,7 @@ import { useCleanups } from '../helpers/overHttp';
 import { SPEC_USERS, startApolloServerSpec } from '../interop/servers';
 
 const cleanups = useCleanups();
-// The report the README shows, as the command prints it; `UPDATE_DOCTOR_REPORT=1 npx vitest run test/doctor` writes it again.
+// docs/doctor.md's report, as the command prints it; `UPDATE_DOCTOR_REPORT=1 npx vitest run test/doctor` writes it again.
 const REPORT = fileURLToPath(new URL('./apollo-server-report.txt', import.meta.url));
 
 // What differs from one run to the next: the port, the tails of the masked tokens, the tokens' times.
@@ -17,7 +17,7 @@ const normalize = (text: string) =>
     .replace(/exp is \d+/g, 'exp is 1795540738')
     .replace(/iat is -?\d+ s from/g, 'iat is 0 s from');
 
-it("the README's doctor report is what the command prints against the Apollo Server 5 interop server", async () => {
+it("docs/doctor.md's report is what the command prints against the Apollo Server 5 interop server", async () => {
   const server = await startApolloServerSpec();
   cleanups.push(() => server.close());
   const lines: string[] = [];
@@ -29,9 +29,9 @@ it("the README's doctor report is what the command prints against the Apollo Ser
   const printed = `$ npx apollo-link-token-pair doctor --uri ${server.url} --email ${admin.email}\n${lines.join('\n')}\n`;
   if (process.env['UPDATE_DOCTOR_REPORT']) writeFileSync(REPORT, normalize(printed));
   expect(normalize(printed)).toBe(readFileSync(REPORT, 'utf8'));
-  // The README shows this file, whole (its include marker).
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-  expect(readme).toContain(
+  // docs/doctor.md shows this file, whole (its include marker).
+  const page = readFileSync(fileURLToPath(new URL('../../docs/doctor.md', import.meta.url)), 'utf8');
+  expect(page).toContain(
     `<!-- include: test/doctor/apollo-server-report.txt -->\n\`\`\`text\n${readFileSync(REPORT, 'utf8')}\`\`\`\n`,
   );
 });
