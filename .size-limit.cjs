@@ -115,10 +115,12 @@ module.exports = [
     modifyEsbuildConfig: withoutCore,
   },
   {
-    // The whole test kit (test-only: none of it reaches the rows above).
+    // The whole test kit (test-only: none of it reaches the rows above). From 7.7 kB to 9.5 kB with `serve`'s command
+    // line (issue 40, about 1.7 kB: its usage, options and banner), which a bundle that imports only
+    // createTestAuthServer drops.
     name: './testing, without the core and ./react',
     path: 'dist/testing.js',
-    limit: '7.7 kB',
+    limit: '9.5 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCoreAndReact,

@@ -128,7 +128,12 @@ export function createSubscriptionEndpoint(options: SubscriptionServerOptions): 
       return false;
     }
     const [{ WebSocketServer }, { useServer }] = modules;
-    const wss = new WebSocketServer({ server, path: '/graphql' });
+    // Upgrades are handed over by hand, not with `{ server }`: that would also forward the HTTP server's errors, and
+    // graphql-ws logs an "Internal error" for a port in use, which `listen()` reports already.
+    const wss = new WebSocketServer({ noServer: true, path: '/graphql' });
+    server.on('upgrade', (request, socket, head) =>
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request)),
+    );
     wss.on('connection', (socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));

@@ -2,6 +2,7 @@ import { graphql, type ExecutionResult } from 'graphql';
 import { type Clock, type TokenPair, systemClock } from '../index';
 import { createSubscriptionEndpoint, type SubscriptionServer } from './attachSubscriptions';
 import { onlyAuthErrors } from './authError';
+import { CONTROL_ROUTES, type ControlRoute } from './controlRoutes';
 import { createAuthService, type RequestContext } from './createAuthService';
 import { createTokenSigner } from './createTokenSigner';
 import { createPauses, noFaults, takeFailure, type TestAuthServerFaults } from './faults';
@@ -36,6 +37,12 @@ export interface TestAuthServerOptions {
   authErrorStatus?: number;
   /** ms between two events of the `ticker` subscription (graphql-ws, once listening). @defaultValue `500` */
   tickerInterval?: number;
+  /**
+   * The `access-control-allow-origin` of every answer: `'*'`, or the one origin a browser app is served from
+   * (`'http://localhost:5173'`). Tokens travel in the `authorization` header, never in cookies, so `'*'` suffices.
+   * @defaultValue `'*'`
+   */
+  corsOrigin?: string;
 }
 
 /**
@@ -65,6 +72,11 @@ export interface TestAuthServer {
   /** The GraphQL URL once listening, '' before. */
   readonly url: string;
   /**
+   * The graphql-ws URL once listening (`ws://127.0.0.1:PORT/graphql`); '' before, and when the optional peers `ws`
+   * and `graphql-ws` are not installed.
+   */
+  readonly wsUrl: string;
+  /**
    * Ends every delayed or hung request (in-process: `fetch` rejects), stops listening and destroys every
    * open socket. The server answers nothing after it.
    */
@@ -91,7 +103,6 @@ export interface TestAuthServer {
 }
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
   'access-control-allow-headers': 'authorization, content-type',
   'access-control-allow-methods': 'POST, GET, OPTIONS',
 };
@@ -137,6 +148,7 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
   const clock = options.clock ?? systemClock;
   const track = (clock as { track?: (work: PromiseLike<unknown>) => void }).track?.bind(clock);
   const authErrorStatus = options.authErrorStatus ?? 200;
+  const corsOrigin = options.corsOrigin ?? '*';
   const secret =
     options.secret === undefined
       ? crypto.getRandomValues(new Uint8Array(32))
@@ -156,6 +168,7 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
   const ws = createSubscriptionEndpoint({ service, tickerInterval: options.tickerInterval ?? 500, clock });
   let http: HttpListener | undefined;
   let url = '';
+  let wsUrl = '';
 
   async function handleGraphql(request: Request, hung: () => void): Promise<HandlerAnswer> {
     const authorization = request.headers.get('authorization') ?? '';
@@ -167,12 +180,10 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
 
     const failure = takeFailure(faults, body.requests.flatMap(topLevelFields));
     if (failure !== undefined) {
-      return answer(
-        new Response(failure.body, {
-          status: failure.status,
-          headers: { 'content-type': failure.contentType ?? 'application/json' },
-        }),
-      );
+      return new Response(failure.body, {
+        status: failure.status,
+        headers: { 'content-type': failure.contentType ?? 'application/json' },
+      });
     }
 
     // One context for a batch: one lost answer loses the whole HTTP response.
@@ -198,12 +209,13 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     return json(status, body.batch ? results : results[0]);
   }
 
-  const controls: Record<string, { method: 'GET' | 'POST'; run(): unknown }> = {
-    'expire-access-tokens': { method: 'POST', run: expireAllAccessTokens },
-    'revoke-sessions': { method: 'POST', run: revokeAllSessions },
-    'reset-stats': { method: 'POST', run: () => clearStats(stats) },
-    stats: { method: 'GET', run: () => statsSummary(stats) },
+  const runs: Record<ControlRoute['name'], () => unknown> = {
+    'expire-access-tokens': expireAllAccessTokens,
+    'revoke-sessions': revokeAllSessions,
+    'reset-stats': () => clearStats(stats),
+    stats: () => statsSummary(stats),
   };
+  const controls = new Map(CONTROL_ROUTES.map(({ name, method }) => [name as string, { method, run: runs[name] }]));
 
   async function handle(request: Request, hung: () => void): Promise<HandlerAnswer> {
     if (pauses.closed) return 'lost';
@@ -211,11 +223,11 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     const control = /\/control\/([^/]+)$/.exec(path)?.[1];
     const route = path.endsWith('/graphql')
       ? { method: 'POST', run: undefined }
-      : control !== undefined && Object.hasOwn(controls, control)
-        ? controls[control]!
+      : control !== undefined
+        ? controls.get(control)
         : undefined;
     if (route === undefined) return error(404, 'NOT_FOUND', `No route for ${path}`);
-    if (request.method === 'OPTIONS') return answer(new Response(null, { status: 204 }));
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204 });
     if (request.method !== route.method) {
       const response = error(405, 'METHOD_NOT_ALLOWED', `${path} accepts ${route.method}`);
       response.headers.set('allow', `${route.method}, OPTIONS`);
@@ -234,7 +246,7 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
   function served(request: Request): Promise<HandlerAnswer> {
     let hung!: () => void;
     const hanging = new Promise<void>((resolve) => (hung = resolve));
-    const work = handle(request, hung);
+    const work = handle(request, hung).then((answer) => (answer === 'lost' ? answer : withCors(answer)));
     track?.(Promise.race([work, hanging]));
     return work;
   }
@@ -257,6 +269,13 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     return response;
   }
 
+  function withCors(response: Response): Response {
+    for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+    response.headers.set('access-control-allow-origin', corsOrigin);
+    if (corsOrigin !== '*') response.headers.append('vary', 'origin');
+    return response;
+  }
+
   function expireAllAccessTokens(): void {
     service.expireAllAccessTokens();
     ws.controls.expireAll();
@@ -271,12 +290,17 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     fetch,
     async listen(port = 0, host = '127.0.0.1') {
       if (http) throw new Error('The test server is listening already');
-      http = await serveHttp(served, port, host, (server) => ws.attach(server));
+      let subscriptions = false;
+      http = await serveHttp(served, port, host, async (server) => (subscriptions = await ws.attach(server)));
       url = `${http.origin}/graphql`;
+      wsUrl = subscriptions ? url.replace(/^http/, 'ws') : '';
       return url;
     },
     get url() {
       return url;
+    },
+    get wsUrl() {
+      return wsUrl;
     },
     async close() {
       pauses.close(new Error('The test server closed'));
@@ -294,15 +318,11 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
   };
 }
 
-function answer(response: Response): Response {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
-  return response;
-}
-
 function json(status: number, body: unknown): Response {
-  return answer(
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } }),
-  );
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
 }
 
 function error(status: number, code: string, message: string): Response {

@@ -12,3 +12,4 @@ export type { SubscriptionServer, WsExpiry } from './attachSubscriptions';
 export { TEST_USERS, type TestUser, type SeedUser } from './users';
 export { createTestClock, type TestClock, type TestClockOptions } from './createTestClock';
 export { createTestSession, type TestSession, type TestSessionOptions } from './createTestSession';
+export { serveMain, type ServeIo } from './serve/serveMain';
