@@ -41,6 +41,9 @@ export default defineConfig([
     'coverage',
     'test-output',
     'docs/api',
+    // The documentation site's build and VitePress's cache (npm run docs:build, docs:dev).
+    'docs/.vitepress/dist',
+    'docs/.vitepress/cache',
     // Written by npm run check:snippets, and gitignored.
     '.cache',
     '**/soak-report',
