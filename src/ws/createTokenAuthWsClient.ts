@@ -9,6 +9,7 @@ import {
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { getRetryDelay, SessionEndedError, systemClock, TokenRefusedError, type Clock, type TokenAuth } from '../index';
 import { getTokenAuthInternals } from '../internal';
+import { guardSend, type WebSocketClass } from './guardSend';
 import { graphQLErrorCode, type GraphQLErrorLike } from '../shared/graphQLErrorCode';
 
 /** Options of {@link createTokenAuthWsClient}: graphql-ws's own, and how the socket follows the session. */
@@ -112,6 +113,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   // Ends graphql-ws's wait before its next attempt.
   let wake = noop;
   const isExpired = getTokenAuthInternals(auth)?.isTokenExpiredError;
+  const webSocketImpl = (options.webSocketImpl ?? globalThis.WebSocket) as WebSocketClass | undefined;
 
   const client = createClient({
     // A server that is down or restarting refuses the connection (an error event, not a close, which graphql-ws
@@ -124,6 +126,8 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
         wake = () => (clock.clearTimeout(timer), resolve());
       }),
     ...options,
+    // Sends nothing to a socket no longer open (guardSend): a pong to a socket closed to authenticate again.
+    ...(webSocketImpl && { webSocketImpl: guardSend(webSocketImpl) }),
     async connectionParams() {
       const socket = opening;
       const { connectionParams: own } = options;

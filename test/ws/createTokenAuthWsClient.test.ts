@@ -11,6 +11,8 @@ class FakeSocket {
   static all: FakeSocket[] = [];
   readyState = FakeSocket.CONNECTING;
   readonly sent: Array<{ type: string; id?: string; payload?: unknown }> = [];
+  /** What was sent once the socket was closing or closed: a browser logs a console error for each. */
+  readonly sentClosed: string[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: string }) => void) | null = null;
   onclose: ((event: { code: number; reason: string }) => void) | null = null;
@@ -25,6 +27,7 @@ class FakeSocket {
   }
 
   send(data: string) {
+    if (this.readyState !== FakeSocket.OPEN) this.sentClosed.push(data);
     const message = JSON.parse(data) as FakeSocket['sent'][number];
     this.sent.push(message);
     if (message.type === 'connection_init') setTimeout(() => this.receive({ type: 'connection_ack' }));
@@ -103,6 +106,26 @@ afterEach(() => {
 });
 
 describe('createTokenAuthWsClient (fake socket, fake timers)', () => {
+  // The 30-minute soak (seeds 1 and 2): after a long freeze, a page's socket was closed to authenticate again while
+  // the server's pings were still arriving, and graphql-ws answered one with a pong on the closing socket: the
+  // console error "WebSocket is already in CLOSING or CLOSED state.".
+  it('sends nothing on a socket it closed to authenticate again, not even the pong to a ping that arrives then', async () => {
+    const { auth, publish } = fakeAuth();
+    start(auth as unknown as TokenAuth);
+    await vi.advanceTimersByTimeAsync(10);
+    const first = latest();
+    expect(first.subscribeIds).toHaveLength(1);
+    auth.token = 'token-2';
+    publish({ ...auth.getState() });
+    // The close, not its echo: the socket is closing, and a ping the server sent meanwhile still arrives.
+    for (let turn = 0; turn < 10 && first.readyState === FakeSocket.OPEN; turn++) await Promise.resolve();
+    expect(first.readyState).toBe(FakeSocket.CLOSING);
+    first.receive({ type: 'ping' });
+    expect(first.sentClosed).toEqual([]);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(latest().inits).toEqual([{ type: 'connection_init', payload: { authorization: 'Bearer token-2' } }]);
+  });
+
   it('closes a connection it has no token for instead of throwing from connectionParams, and resumes once there is one', async () => {
     const { auth, asTokenAuth } = fakeAuth();
     auth.getAccessToken.mockRejectedValueOnce(new AuthRequestError('offline', 'refreshToken'));
