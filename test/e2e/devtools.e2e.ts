@@ -1,19 +1,19 @@
 import { mkdirSync, statSync } from 'node:fs';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useDemoInChromium } from './browser';
 import { fire, signIn } from './demoPage';
+import { expectNoTokenIn, keepSentTokens, openDevtools } from './devtoolsPanel';
 
 // The devtools panel in the demo (issue 39), opened by its button as a person would, after each hard case: what it
 // shows by role and text, and that no token the page sent is in the page.
 const session = useDemoInChromium();
 const contexts: BrowserContext[] = [];
-// Every Authorization value a page sent, to look for in its HTML.
-const sent = new Set<string>();
+// Every Authorization value the test's browser context sent, to look for in its pages' HTML.
+let sent = new Set<string>();
 
 afterEach(async () => {
   for (const context of contexts.splice(0)) await context.close();
-  sent.clear();
 });
 
 /** A page in a browser context of its own (its own cookie, so its own session), or in `context`. */
@@ -21,38 +21,16 @@ async function newPage(context?: BrowserContext): Promise<Page> {
   if (!context) {
     context = await session.browser.newContext({ viewport: { width: 1100, height: 760 } });
     contexts.push(context);
-    context.on('request', (request) => {
-      const authorization = request.headers()['authorization'];
-      if (authorization) sent.add(authorization.replace(/^Bearer\s+/i, ''));
-    });
+    sent = keepSentTokens(context);
   }
   return context.newPage();
-}
-
-/** Opens the panel by its button; returns the panel and its timeline. */
-async function openPanel(page: Page): Promise<{ panel: Locator; timeline: Locator }> {
-  await page.getByRole('button', { name: 'Open token auth devtools' }).click();
-  const panel = page.getByRole('region', { name: 'Token auth devtools' });
-  await panel.waitFor();
-  return { panel, timeline: panel.getByRole('list', { name: 'Session timeline' }) };
-}
-
-/** No access token the page sent, nor a JWT's payload segment, is anywhere in the page's HTML. */
-async function expectNoTokenIn(page: Page) {
-  const html = await page.content();
-  expect(sent.size).toBeGreaterThan(0);
-  for (const token of sent) {
-    expect(html).not.toContain(token);
-    const payload = token.split('.')[1];
-    if (payload) expect(html).not.toContain(payload);
-  }
 }
 
 describe('the devtools panel in the demo', () => {
   it('after "Expire all" and a burst: one refresh (token-expired → rotated), the replayed operations counted', async () => {
     const page = await newPage();
     await signIn(page, session.demo.url);
-    const { panel, timeline } = await openPanel(page);
+    const { panel, timeline } = await openDevtools(page);
     await panel.getByText('admin@demo.test').first().waitFor();
     await expect(panel.innerText()).resolves.toMatch(/expires in \d+:\d\d/);
     session.demo.server.resetStats();
@@ -72,13 +50,13 @@ describe('the devtools panel in the demo', () => {
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: 'test-output/devtools-demo-phone.png' });
-    await expectNoTokenIn(page);
+    await expectNoTokenIn(page, sent);
   });
 
   it('after a revocation the server tells with no code: the check, then the end with its reason', async () => {
     const page = await newPage();
     await signIn(page, session.demo.url);
-    const { panel, timeline } = await openPanel(page);
+    const { panel, timeline } = await openDevtools(page);
     await page.getByTestId('plain-refusals').click();
     await page.getByTestId('revoke-mine').click();
     await page.getByTestId('event-log').getByText('your session revoked').waitFor();
@@ -97,13 +75,13 @@ describe('the devtools panel in the demo', () => {
       body: JSON.stringify({ on: false }),
     });
     expect(off.status).toBe(200);
-    await expectNoTokenIn(page);
+    await expectNoTokenIn(page, sent);
   });
 
   it('while the server is down: a failed refresh and its retry, then the retry that gets through', async () => {
     const page = await newPage();
     await signIn(page, session.demo.url);
-    const { timeline } = await openPanel(page);
+    const { timeline } = await openDevtools(page);
     await page.getByTestId('down-seconds').fill('3');
     await page.getByTestId('server-down').click();
     await page.getByTestId('server-up').waitFor();
@@ -112,26 +90,26 @@ describe('the devtools panel in the demo', () => {
     await timeline.getByText(/^Refresh \(manual\) → failed/).waitFor();
     await timeline.getByText(/^Retry #1 in \d+\.\d s/).waitFor();
     await timeline.getByText(/^Refresh \(retry\) → rotated/).waitFor({ timeout: 20_000 });
-    await expectNoTokenIn(page);
+    await expectNoTokenIn(page, sent);
   });
 
   it('offline and back: the retry waits for the network, and runs when the page is online again', async () => {
     const page = await newPage();
     await signIn(page, session.demo.url);
-    const { timeline } = await openPanel(page);
+    const { timeline } = await openDevtools(page);
     await page.getByTestId('offline').click();
     await page.getByTestId('fire-during-refresh').click();
     await timeline.getByText(/^Refresh \(manual\) → failed/).waitFor();
     await timeline.getByText('Retry #1 when the app is back online').waitFor();
     await page.getByTestId('offline').click();
     await timeline.getByText(/^Refresh \((resume|retry)\) → rotated/).waitFor({ timeout: 20_000 });
-    await expectNoTokenIn(page);
+    await expectNoTokenIn(page, sent);
   });
 
   it('a login in another tab: the pair followed here, as the other user', async () => {
     const page = await newPage();
     await signIn(page, session.demo.url);
-    const { timeline } = await openPanel(page);
+    const { timeline } = await openDevtools(page);
     // Another tab of the same browser: it opens signed in as the admin, and switches to the owner.
     const other = await newPage(page.context());
     await other.goto(session.demo.url);
@@ -140,6 +118,6 @@ describe('the devtools panel in the demo', () => {
     await other.getByTestId('switch-account').click();
     await timeline.getByText(/^Pair followed from another tab or process: owner@demo\.test/).waitFor();
     await timeline.getByText('Session ended: replaced').waitFor();
-    await expectNoTokenIn(page);
+    await expectNoTokenIn(page, sent);
   });
 });

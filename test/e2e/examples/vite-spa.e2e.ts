@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
 import { type Child, exampleDir, freePort, requireInstalled, run, signIn as signInAs, useChromium } from './exampleApp';
+import { expectNoTokenIn, keepSentTokens, openDevtools } from '../devtoolsPanel';
 
 // examples/vite-spa type-checked and built with its own tsc and vite, served by `vite preview`, calling the
 // package's test server directly.
@@ -189,28 +190,10 @@ describe('examples/vite-spa with ?devtools', () => {
   async function devtoolsPage(query = '', context?: Awaited<ReturnType<typeof newContext>>) {
     const { context: browserContext, errors } = context ?? (await newContext());
     const page = await browserContext.newPage();
-    const sent = new Set<string>();
-    page.on('request', (request) => {
-      const authorization = request.headers()['authorization'];
-      if (authorization) sent.add(authorization.replace(/^Bearer\s+/i, ''));
-    });
+    const sent = keepSentTokens(page);
     await page.goto(url(query));
-    const noTokenInPage = async () => {
-      const html = await page.content();
-      expect(sent.size).toBeGreaterThan(0);
-      for (const token of sent) {
-        expect(html).not.toContain(token);
-        expect(html).not.toContain(token.split('.')[1]);
-      }
-    };
+    const noTokenInPage = () => expectNoTokenIn(page, sent);
     return { page, errors, context: { context: browserContext, errors }, noTokenInPage };
-  }
-
-  async function openPanel(page: Page) {
-    await page.getByRole('button', { name: 'Open token auth devtools' }).click();
-    const panel = page.getByRole('region', { name: 'Token auth devtools' });
-    await panel.waitFor();
-    return { panel, timeline: panel.getByRole('list', { name: 'Session timeline' }) };
   }
 
   /** Refetches the page's active queries (or those named), from the console as `?console` allows. */
@@ -236,7 +219,7 @@ describe('examples/vite-spa with ?devtools', () => {
   it('after every access token expired: one refresh (token-expired → rotated), the replayed operations counted', async () => {
     const { page, noTokenInPage, errors } = await devtoolsPage();
     await signIn(page);
-    const { panel, timeline } = await openPanel(page);
+    const { panel, timeline } = await openDevtools(page);
     await panel.getByText('admin@demo.test (ADMIN)').first().waitFor();
     await timeline.getByText('Signed in as admin@demo.test (ADMIN)').waitFor();
     api.resetStats();
@@ -252,7 +235,7 @@ describe('examples/vite-spa with ?devtools', () => {
   it('after a revocation told with no code: the check, then the end with its reason', async () => {
     const { page, noTokenInPage } = await devtoolsPage();
     await signIn(page);
-    const { timeline } = await openPanel(page);
+    const { timeline } = await openDevtools(page);
     api.faults.failNext.push({
       field: 'clubs',
       status: 200,
@@ -270,7 +253,7 @@ describe('examples/vite-spa with ?devtools', () => {
   it('while the API answers 503: the failed refresh, its retry, then the retry that gets through', async () => {
     const { page, noTokenInPage } = await devtoolsPage();
     await signIn(page);
-    const { timeline } = await openPanel(page);
+    const { timeline } = await openDevtools(page);
     api.faults.failNext.push({
       field: 'refreshToken',
       status: 503,
@@ -287,7 +270,7 @@ describe('examples/vite-spa with ?devtools', () => {
   it('offline and back: the retry waits for the network, and a refresh runs when the page is online again', async () => {
     const { page, noTokenInPage, context } = await devtoolsPage();
     await signIn(page);
-    const { timeline } = await openPanel(page);
+    const { timeline } = await openDevtools(page);
     await context.context.setOffline(true);
     expect(await refresh(page)).not.toBe('ok');
     await timeline.getByText('Retry #1 when the app is back online').waitFor();
@@ -298,7 +281,7 @@ describe('examples/vite-spa with ?devtools', () => {
 
   it('with the broadcast store, a sign-in in another tab: the pair followed here', async () => {
     const first = await devtoolsPage('&store=broadcast');
-    const { timeline } = await openPanel(first.page);
+    const { timeline } = await openDevtools(first.page);
     const second = await devtoolsPage('&store=broadcast', first.context);
     await signIn(second.page);
     await timeline.getByText('Pair followed from another tab or process: admin@demo.test (ADMIN)').waitFor();
