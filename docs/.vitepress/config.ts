@@ -2,22 +2,19 @@
 // Markdown files that read on GitHub as they are; docs/api/ is TypeDoc's output (npm run docs), listed in the
 // sidebar from the files on disk. DOCS_BASE sets the path the site is served under: GitHub Pages serves it at
 // /<repository>/ (.github/workflows/docs.yml), anything else at /.
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DefaultTheme, defineConfig } from 'vitepress';
+import { GUIDES, titleOf } from './guides';
+import { makeLlmsTxt } from './llmsTxt';
 
 const docs = fileURLToPath(new URL('..', import.meta.url));
 const repository = 'https://github.com/apollo-link-token-pair/apollo-link-token-pair';
-
-/** A page's title: its first heading, without the Markdown code marks. */
-function titleOf(file: string): string {
-  const heading = /^#\s+(.+)$/m.exec(readFileSync(join(docs, file), 'utf8'));
-  return heading?.[1]?.replace(/`/g, '').trim() ?? file.replace(/\.md$/, '');
-}
+const ABOUT = new Map(GUIDES.flatMap(({ pages }) => pages.map(({ file, about }) => [file, about] as const)));
 
 const page = (file: string, text?: string): DefaultTheme.SidebarItem => ({
-  text: text ?? titleOf(file),
+  text: text ?? titleOf(docs, file),
   link: `/${file.replace(/\.md$/, '')}`,
 });
 
@@ -112,37 +109,17 @@ export default defineConfig({
     editLink: { pattern: `${repository}/edit/main/docs/:path`, text: 'Edit this page on GitHub' },
     outline: { level: [2, 3] },
     sidebar: [
-      { text: 'Getting started', items: [page('index.md', 'Home'), page('sessions.md', 'Sessions in detail')] },
-      { text: 'React', items: [page('react.md', 'React')] },
-      { text: 'Devtools', items: [page('devtools.md', 'Devtools')] },
-      {
-        text: 'Servers and doctor',
-        items: [page('servers.md'), page('doctor.md'), page('server-contract.md'), page('transports.md')],
-      },
-      { text: 'Modes and stores', items: [page('storage.md')] },
-      { text: 'Tabs', items: [page('tabs-and-instances.md', 'Several tabs and instances')] },
-      {
-        text: 'Token handler',
-        items: [page('token-handler.md', 'The token handler'), page('token-handler-security.md')],
-      },
-      { text: 'Subscriptions', items: [page('subscriptions.md', 'Subscriptions (graphql-ws)')] },
-      { text: 'Server rendering', items: [page('server-rendering.md')] },
-      { text: 'React Native', items: [page('react-native.md')] },
-      { text: 'Services', items: [page('service.md', 'Node services')] },
-      { text: 'Testing your app', items: [page('testing-your-app.md')] },
-      { text: 'Recipes', items: [page('recipes.md')] },
-      { text: 'Development API', items: [page('dev-server.md')] },
-      { text: 'Demo', items: [page('demo.md', 'The demo')] },
-      { text: 'Reliability and the soak', items: [page('reliability.md'), page('soak.md')] },
-      { text: 'Performance', items: [page('performance.md')] },
-      { text: 'Errors', items: [page('errors.md')] },
-      { text: 'Migrating', items: [page('migrating.md')] },
-      { text: 'Contributing', items: [page('contributing.md')] },
+      ...GUIDES.map(({ text, pages }) => ({ text, items: pages.map(({ file, label }) => page(file, label)) })),
       apiSidebar(),
     ],
   },
-  // docs/llms.txt (shipped in the package too) at the site's root, where assistants look for it.
+  // Each guide's line in guides.ts is its description, for search engines and link previews.
+  transformPageData(pageData) {
+    const about = ABOUT.get(pageData.relativePath);
+    if (about) pageData.description = about[0]!.toUpperCase() + about.slice(1) + '.';
+  },
+  // llms.txt at the site's root, where assistants look for it, made from the docs (llmsTxt.ts).
   buildEnd(site) {
-    copyFileSync(join(docs, 'llms.txt'), join(site.outDir, 'llms.txt'));
+    writeFileSync(join(site.outDir, 'llms.txt'), makeLlmsTxt(join(docs, '..')));
   },
 });
