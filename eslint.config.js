@@ -88,6 +88,12 @@ export default defineConfig([
     },
   },
   {
+    // The engine's shell holds its cells of state and calls the parts; a rule that would grow it past 300 lines
+    // goes into a part (docs/contributing.md, "The engine's parts").
+    files: ['src/core/session/createTokenSession.ts'],
+    rules: { 'max-lines': ['error', { max: 300 }] },
+  },
+  {
     // Plain JavaScript (this file, the local rules, the build configs, bin/): Node's globals.
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: {

@@ -17,7 +17,7 @@ const OUT = join(ROOT, 'docs/structure/session');
 
 /** What each module of the engine is, as docs/contributing.md names the kinds. */
 const KINDS: Record<string, { label: string; color: string; modules: string[] }> = {
-  shell: { label: 'the shell: state cells and the API', color: '#f4cccc', modules: ['TokenSession'] },
+  shell: { label: 'the shell: state cells and the API', color: '#f4cccc', modules: ['createTokenSession'] },
   refresher: {
     label: 'the refresher (single flight, floor, retries, timer) and the restorer',
     color: '#fce5cd',
@@ -54,7 +54,11 @@ const KINDS: Record<string, { label: string; color: string; modules: string[] }>
       'getRetryDelay',
     ],
   },
-  types: { label: 'public types', color: '#eeeeee', modules: ['TokenAuthOptions', 'TokenAuthState'] },
+  types: {
+    label: 'types',
+    color: '#eeeeee',
+    modules: ['TokenSession', 'TokenAuthOptions', 'TokenAuthState', 'TokenAuthEvent'],
+  },
 };
 
 function importsOf(file: string): { to: string; typeOnly: boolean }[] {

@@ -2,7 +2,7 @@ import { ApolloLink } from '@apollo/client';
 import type { TokenAuthEvent } from './core/session/TokenAuthEvent';
 import type { TokenAuthOptions } from './core/session/TokenAuthOptions';
 import type { TokenAuthState, TokenUser } from './core/session/TokenAuthState';
-import { createTokenSession } from './core/session/TokenSession';
+import { createTokenSession } from './core/session/createTokenSession';
 import { systemClock } from './core/environment/Clock';
 import { TokenAuthLink } from './link/TokenAuthLink';
 import { setTokenAuthInternals } from './core/session/tokenAuthInternals';

@@ -7,7 +7,8 @@ import {
   type Lock,
   type TokenAuthOptions as TokenSessionOptions,
 } from '../../src';
-import { createTokenSession, type TokenSession } from '../../src/core/session/TokenSession';
+import { createTokenSession } from '../../src/core/session/createTokenSession';
+import type { TokenSession } from '../../src/core/session/TokenSession';
 import { createFetchStub } from './fetchStub';
 import { makeJwt } from './jwt';
 import { createServerLink } from './links';

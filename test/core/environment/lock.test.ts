@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthRequestError, createMemoryTokenStore, shareTokenStore } from '../../../src';
 import { createLock } from '../../../src/core/environment/lock';
-import { createTokenSession } from '../../../src/core/session/TokenSession';
+import { createTokenSession } from '../../../src/core/session/createTokenSession';
 import { createFetchStub } from '../../helpers/fetchStub';
 import { TIME } from '../../helpers/session';
 

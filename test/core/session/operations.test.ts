@@ -5,7 +5,8 @@ import { ServerError } from '@apollo/client/errors';
 import { Observable } from 'rxjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthRequestError, createMemoryTokenStore, createTokenStore, type Lock, shareTokenStore } from '../../../src';
-import { createTokenSession, type Live } from '../../../src/core/session/TokenSession';
+import { createTokenSession } from '../../../src/core/session/createTokenSession';
+import type { Live } from '../../../src/core/session/TokenSession';
 import { createFetchStub, rejection } from '../../helpers/fetchStub';
 import { execute } from '../../helpers/links';
 import {

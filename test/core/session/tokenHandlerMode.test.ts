@@ -6,7 +6,7 @@ import {
   type TokenAuthTransport,
   type TransportAnswer,
 } from '../../../src';
-import { createTokenSession } from '../../../src/core/session/TokenSession';
+import { createTokenSession } from '../../../src/core/session/createTokenSession';
 import { makePair } from '../../helpers/jwt';
 import { setup, TIME, useTestClock } from '../../helpers/session';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBroadcastTokenStore, createTokenAuth, type TokenPair } from '../../../src';
 import { createTestAuthServer } from '../../../src/testing';
 import { createLock, type Lock } from '../../../src/core/environment/lock';
-import { createTokenSession } from '../../../src/core/session/TokenSession';
+import { createTokenSession } from '../../../src/core/session/createTokenSession';
 import { accessTokenOf, AUTH_URI, TIME, useTestClock } from '../../helpers/session';
 import { createFetchStub } from '../../helpers/fetchStub';
 import { makePair } from '../../helpers/jwt';
