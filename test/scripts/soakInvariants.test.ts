@@ -100,6 +100,33 @@ describe('the soak checker', () => {
     expect(failing(late)).toEqual(['same-user']);
   });
 
+  it('lets a tab that reloads while every other tab is frozen or held be signed out, and no other', () => {
+    // Seed 1, t = 1528.5 s: vite-spa#2 reloaded while #1 was frozen (a fault) and #3 was held by a heap snapshot;
+    // no tab could hand it the pair, so it showed the sign-in form until #3 answered, 0.3 s later.
+    const reloadAlone = ({ frozen = true, paused = true } = {}) => {
+      const journal = journalOfTwoTabs();
+      journal.tabs.push({ tab: 'vite-spa#3', app: 'vite-spa' });
+      journal.screens.push(
+        { tab: 'vite-spa#3', app: 'vite-spa', t: 1000, screen: 'admin@demo.test' },
+        { tab: 'vite-spa#2', app: 'vite-spa', t: 21_000, screen: 'signed-out' },
+        { tab: 'vite-spa#2', app: 'vite-spa', t: 21_300, screen: 'admin@demo.test' },
+      );
+      Object.assign(journal.startFault('reload', 'vite-spa#2', 'vite-spa'), { start: 20_000, end: 22_000 });
+      if (frozen) Object.assign(journal.startFault('frozen', 'vite-spa#1', 'vite-spa'), { start: 10_000, end: 40_000 });
+      if (paused)
+        journal.pauses.push({ tab: 'vite-spa#3', app: 'vite-spa', start: 19_000, end: 21_200, why: 'heap-snapshot' });
+      return journal;
+    };
+    expect(failing(reloadAlone())).toEqual([]);
+    // One tab that could answer: the reload should have found the pair.
+    expect(failing(reloadAlone({ paused: false }))).toEqual(['no-lost-session']);
+    expect(failing(reloadAlone({ frozen: false }))).toEqual(['no-lost-session']);
+    // Signed out outside its own reload: not excused.
+    const later = reloadAlone();
+    later.screens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 30_000, screen: 'signed-out' });
+    expect(failing(later)).toEqual(['no-lost-session', 'same-user']);
+  });
+
   it('fails an operation that failed outside a fault window, or took over 30 s, or answered for another user', () => {
     const journal = journalOfTwoTabs();
     journal.operations.push({
