@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { AppName, Journal, OperationRecord } from './Journal.ts';
 import type { ProbeConfig } from './pageProbe.ts';
 import { Tab } from './Tab.ts';
+import { PendingOperations } from './PendingOperations.ts';
 
 /** A person of the soak: who signs in, and with what. */
 export interface Person {
@@ -19,7 +20,7 @@ export class AppTabs {
   /** The person the app should show: the last one signed in. */
   person: Person;
   private readonly pages = new WeakMap<Page, Tab>();
-  private readonly pending = new Map<string, OperationRecord>();
+  private readonly pending = new PendingOperations();
 
   constructor(
     readonly app: AppName,
@@ -134,21 +135,18 @@ export class AppTabs {
 
   /** Ops that started but never settled, in tabs still open. */
   unsettled(): OperationRecord[] {
-    return [...this.pending.values()];
+    return this.pending.unsettled();
   }
 
-  /** Drops the pending operations of a tab whose page is gone (closed or reloaded): they cannot settle. */
+  /** Drops the pending operations of a tab whose page is going (closed or reloaded): they cannot settle. */
   forgetPending(tab: Tab): void {
-    for (const [key, op] of this.pending) {
-      if (op.tab !== tab.name) continue;
-      op.error = 'page gone before it settled';
-      this.pending.delete(key);
-    }
+    this.pending.forget(tab.name);
   }
 
   private onReport(tab: Tab, event: Record<string, unknown>): void {
     const t = this.journal.at(event['at'] as number);
-    const key = `${tab.name}:${event['load']}:${event['id']}`;
+    const load = String(event['load']);
+    this.pending.seen(tab.name, load);
     switch (event['type']) {
       case 'screen':
         this.journal.screens.push({ tab: tab.name, app: this.app, t, screen: event['screen'] as string });
@@ -182,7 +180,7 @@ export class AppTabs {
           ...(event['kind'] === 'mutation' && { kind: 'mutation' as const, name: event['name'] as string }),
         };
         this.journal.operations.push(op);
-        this.pending.set(key, op);
+        this.pending.started(load, event['id'], op);
         break;
       }
       case 'tick':
@@ -199,9 +197,8 @@ export class AppTabs {
         this.journal.note('ticker', String(event['text']), tab.name, this.app, t);
         break;
       case 'op-end': {
-        const op = this.pending.get(key);
+        const op = this.pending.settled(tab.name, load, event['id']);
         if (!op) break;
-        this.pending.delete(key);
         Object.assign(op, { end: t, ok: event['ok'] as boolean, screen: event['screen'] as string });
         if (event['user']) op.user = event['user'] as string;
         if (event['error']) op.error = event['error'] as string;

@@ -24,10 +24,14 @@ afterAll(async () => {
   await api?.close();
 });
 
-const servers = {
-  development: () => [requireInstalled('vite-token-handler', 'vite'), ['--host', '127.0.0.1', '--strictPort']],
-  production: () => [requireInstalled('vite-token-handler', 'tsx'), ['server.ts']],
-} as const;
+/** How each mode starts the app on `port`: Vite's dev server, or the production server (which reads PORT). */
+const servers: Record<'development' | 'production', (port: number) => { command: string; args: string[] }> = {
+  development: (port) => ({
+    command: requireInstalled('vite-token-handler', 'vite'),
+    args: ['--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+  }),
+  production: () => ({ command: requireInstalled('vite-token-handler', 'tsx'), args: ['server.ts'] }),
+};
 
 describe.each(Object.keys(servers) as Array<keyof typeof servers>)('examples/vite-token-handler in %s', (mode) => {
   let app: Child;
@@ -35,8 +39,8 @@ describe.each(Object.keys(servers) as Array<keyof typeof servers>)('examples/vit
 
   beforeAll(async () => {
     const port = await freePort();
-    const [command, args] = servers[mode]();
-    app = run(command, mode === 'development' ? [...args, '--port', String(port)] : args, {
+    const { command, args } = servers[mode](port);
+    app = run(command, args, {
       cwd: dir,
       env: { PORT: String(port), GRAPHQL_URL: graphqlUrl, VITE_GRAPHQL_URL: graphqlUrl, TOKEN_HANDLER_SECRET: SECRET },
     });
