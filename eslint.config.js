@@ -41,8 +41,9 @@ export default defineConfig([
     'coverage',
     'test-output',
     'docs/api',
-    // The documentation site's build and VitePress's cache (npm run docs:build, docs:dev).
+    // The documentation site's build, its files while it builds, and VitePress's cache (npm run docs:build, docs:dev).
     'docs/.vitepress/dist',
+    'docs/.vitepress/.temp',
     'docs/.vitepress/cache',
     // Written by npm run check:snippets, and gitignored.
     '.cache',
