@@ -421,7 +421,10 @@ function tickGaps(journal: Journal): string {
 /**
  * Per session (the API's `sid`): upstream refreshes outside fault windows, against the session's time outside
  * them, in access-token lifetimes. A window reaches one lifetime past a fault's end (the refresh that catches up
- * is the fault's), and one refresh is allowed over the limit for the ends of each session's time.
+ * is the fault's), and one refresh is allowed over the limit for the ends of each quiet stretch: faults that cut a
+ * session's quiet time into stretches shorter than its refresh interval would make a session refreshing on
+ * schedule look twice as fast (seed 1, a Next.js session: 31 refreshes 8.5 to 23.6 s apart, 6 of them in 3.6
+ * quiet lifetimes cut in pieces).
  */
 function refreshRate(journal: Journal, facts: RunFacts): [string, Violation[]] {
   const violations: Violation[] = [];
@@ -437,14 +440,21 @@ function refreshRate(journal: Journal, facts: RunFacts): [string, Violation[]] {
     );
     const to = Math.min(ended?.t ?? facts.durationMs, facts.durationMs);
     let quiet = 0;
-    for (let t = from; t < to; t += 100) if (!meets(t, t, faults, facts.accessTokenTtlMs)) quiet += 100;
+    let stretches = 0;
+    let wasQuiet = false;
+    for (let t = from; t < to; t += 100) {
+      const isQuiet = !meets(t, t, faults, facts.accessTokenTtlMs);
+      if (isQuiet) quiet += 100;
+      if (isQuiet && !wasQuiet) stretches += 1;
+      wasQuiet = isQuiet;
+    }
     const refreshes = records.filter(
       (each) => each.kind === 'refresh' && !meets(each.t, each.t, faults, facts.accessTokenTtlMs),
     ).length;
     if (quiet < 2 * facts.accessTokenTtlMs) continue;
     const lifetimes = quiet / facts.accessTokenTtlMs;
     rates.push(`${app} ${sid.slice(0, 6)}: ${refreshes} in ${lifetimes.toFixed(1)} lifetimes`);
-    if (refreshes > REFRESH_LIMIT * lifetimes + 1) {
+    if (refreshes > REFRESH_LIMIT * lifetimes + stretches) {
       violations.push({
         t: from,
         app,

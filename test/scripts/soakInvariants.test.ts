@@ -343,6 +343,25 @@ describe('the soak checker', () => {
     expect(failing(journal)).toEqual(['refresh-rate']);
   });
 
+  it('counts a session on schedule whose quiet time faults cut into pieces as on schedule (seed 1, 1079 s)', () => {
+    const journal = journalOfTwoTabs();
+    journal.sessions.push({ t: 0, kind: 'login', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    // On schedule: a refresh every 8.5 s of a 10-s token.
+    for (let t = 1500; t < 120_000; t += 8500)
+      journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    // A 3-s fault every 17 s: with the lifetime after each, 4 s of quiet time between them, and every other
+    // refresh falls in one (7 refreshes in 3.1 quiet lifetimes).
+    for (let start = 3000; start < 120_000; start += 17_000)
+      Object.assign(journal.startFault('hidden', 'vite-spa#2', 'vite-spa'), { start, end: start + 3000 });
+    expect(failing(journal, { durationMs: 120_000 })).toEqual([]);
+    // Twice as fast still fails where the quiet time is long enough to tell.
+    const fast = journalOfTwoTabs();
+    fast.sessions.push({ t: 0, kind: 'login', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    for (let t = 4250; t < 60_000; t += 4250)
+      fast.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+    expect(failing(fast)).toEqual(['refresh-rate']);
+  });
+
   it('fails a page error, and a console error that no fault explains', () => {
     const journal = journalOfTwoTabs();
     journal.note(
