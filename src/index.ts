@@ -29,7 +29,17 @@ export type { Lock } from './core/environment/lock';
 export { type Clock, systemClock } from './core/environment/Clock';
 export { getRetryDelay } from './core/session/getRetryDelay';
 export { browserResume, type ResumeSource } from './core/environment/ResumeSource';
-export type { TokenAuthTransport, TransportAnswer } from './core/transports/TokenAuthTransport';
+export type { TokenAuthTransport, TransportAnswer, SignInAnswer } from './core/transports/TokenAuthTransport';
+export type {
+  AdoptedPair,
+  AnyVariables,
+  SignInDocument,
+  SignInDocuments,
+  SignInNext,
+  SignInVariables,
+} from './core/transports/SignInDocuments';
+export type { SignInResult } from './core/session/SignInResult';
+export type { Door } from './core/session/TokenAuthEvent';
 export { createGraphQLTransport, type GraphQLTransportOptions } from './core/transports/createGraphQLTransport';
 export {
   createTokenHandlerTransport,

@@ -15,6 +15,7 @@ const ROTATED: Record<Exclude<RefreshEvent['trigger'], 'resume'>, { kind: LogEve
   },
   manual: { kind: 'refresh', text: 'Refreshed on request' },
   restore: { kind: 'refresh', text: 'Session restored from the cookie through /auth' },
+  adopt: { kind: 'refresh', text: 'A pair handed over with a dead access token: renewed once' },
 };
 
 const RESUMED: Record<ResumeCause, string> = {

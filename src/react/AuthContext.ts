@@ -38,6 +38,14 @@ export interface AuthContextValue {
   /** Logs in; resolves the user. Rejects like `auth.login`, and the failure also shows in `error`. */
   readonly login: TokenAuth['login'];
   /**
+   * Runs a sign-in door of the session (`auth.signIn`): resolves `{ user }` once a pair began the session, or
+   * `{ next }` for a step that begins none (a code sent, a second factor asked for). Rejects like `auth.signIn`,
+   * and the failure also shows in `error`. Typed by the session's doors when called on `auth` itself.
+   */
+  readonly signIn: TokenAuth['signIn'];
+  /** Begins a session from a pair the app holds (`auth.adopt`); a failure also shows in `error`. */
+  readonly adopt: TokenAuth['adopt'];
+  /**
    * `auth.logout()`, resolved once the Apollo cache holds nothing of this user. The provider clears it however
    * the session ends; this only waits for it.
    */
@@ -54,6 +62,8 @@ export interface AuthBinding {
   /** The snapshot on the server and while hydrating: the provider's `serverState`, else the session's first. */
   initial(): TokenAuthState;
   readonly login: TokenAuth['login'];
+  readonly signIn: TokenAuth['signIn'];
+  readonly adopt: TokenAuth['adopt'];
   readonly logout: () => Promise<void>;
   /** Settles once the last reset of the Apollo store that a session end started is over. */
   cleared: Promise<void>;

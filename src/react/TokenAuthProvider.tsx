@@ -82,6 +82,8 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
   const binding = useMemo<AuthBinding>(() => {
     let last: { state: TokenAuthState; me: Me | null; value: AuthContextValue } | undefined;
     const login: TokenAuth['login'] = (email, password) => auth.login(email, password);
+    const signIn: TokenAuth['signIn'] = (name, variables) => auth.signIn(name, variables);
+    const adopt: TokenAuth['adopt'] = (pair, user) => auth.adopt(pair, user);
     const logout = async () => {
       await auth.logout();
       await binding.cleared;
@@ -91,6 +93,8 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
       auth,
       initial,
       login,
+      signIn,
+      adopt,
       logout,
       view(state, me) {
         if (last?.state === state && last.me === me) return last.value;
@@ -106,6 +110,8 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
           me,
           error: state.error ?? null,
           login,
+          signIn,
+          adopt,
           logout,
           hasRole: (wanted) =>
             role !== undefined && (typeof wanted === 'string' ? wanted === role : wanted.includes(role)),

@@ -4,7 +4,7 @@ import { AuthContext, type AuthContextValue, MeContext } from './AuthContext';
 
 /**
  * The session as React state: `status`, `user` (with `role`), `me`, `reconnecting` and `retry`, `ended`,
- * `error`, `login`, `logout`, `hasRole`.
+ * `error`, `login`, `signIn`, `adopt`, `logout`, `hasRole`.
  *
  * @remarks
  * With a `selector`, the component re-renders only when what it selects changes: one that reads `status`

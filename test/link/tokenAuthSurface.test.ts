@@ -7,6 +7,7 @@ describe('the object createTokenAuth returns', () => {
   it('has exactly the members of TokenAuth, and none of the engine', () => {
     const auth = createTokenAuth({ uri: 'http://auth.test/graphql' });
     expect(Object.keys(auth).sort()).toEqual([
+      'adopt',
       'dispose',
       'getAccessToken',
       'getInitialState',
@@ -16,6 +17,7 @@ describe('the object createTokenAuth returns', () => {
       'logout',
       'observe',
       'refresh',
+      'signIn',
       'subscribe',
     ]);
     expect(Object.getOwnPropertySymbols(auth)).toEqual([]);

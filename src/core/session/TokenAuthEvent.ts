@@ -7,7 +7,9 @@ import type { TokenUser } from './TokenAuthState';
  * What a session did, as {@link TokenAuth.observe} tells it: the devtools' timeline and the logger are built on
  * these. No event carries a token.
  *
- * - `login`: a login here succeeded (`user`), or failed (`error`, the server's words);
+ * - `login`: a session began here (`user`) through a door (`via`: `login()`, a sign-in door of `signIns` named
+ *   `door`, or `adopt()`); or the door failed (`error`, the server's words), or answered a step that begins no
+ *   session (`next`: a code was sent, a second factor is required);
  * - `refresh`: a refresh settled, as `onRefresh` reports it, with how long it took since it was asked for (`ms`,
  *   the wait for the refresh floor included);
  * - `floor`: a refresh waits for the refresh floor until `until` (local ms);
@@ -27,7 +29,7 @@ export type TokenAuthEvent = TokenAuthEventBody & { readonly at: number };
 
 /** A {@link TokenAuthEvent} before the session stamps it with the time. */
 export type TokenAuthEventBody =
-  | { readonly type: 'login'; readonly user?: TokenUser; readonly error?: unknown }
+  | ({ readonly type: 'login'; readonly user?: TokenUser; readonly error?: unknown; readonly next?: true } & Door)
   | ({ readonly type: 'refresh'; readonly ms: number } & RefreshEvent)
   | { readonly type: 'floor'; readonly trigger: RefreshTrigger; readonly until: number }
   | { readonly type: 'retry'; readonly until: number | undefined; readonly attempt: number; readonly error: Error }
@@ -41,4 +43,14 @@ export type TokenAuthEventBody =
 export interface OperationEvent {
   readonly type: 'held' | 'replayed';
   readonly operation: string | undefined;
+}
+
+/**
+ * The door a session begins through: `login()`, a sign-in door of `signIns` (`door` is its name), or `adopt()` of
+ * a pair the app holds.
+ */
+export interface Door {
+  readonly via: 'login' | 'signIn' | 'adopt';
+  /** The sign-in door's name, for `signIn`. */
+  readonly door?: string;
 }

@@ -8,9 +8,10 @@ import type { AuthRejectedError } from '../errors/AuthRejectedError';
 import type { AuthCall } from '../transports/isRefusal';
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
 import type { TokenStore } from '../stores/TokenStore';
+import type { SignInDocuments } from '../transports/SignInDocuments';
 
-/** Options of `createTokenAuth`. */
-export interface TokenAuthOptions {
+/** Options of `createTokenAuth`; `Doors`, the type of `signIns`, types `auth.signIn`. */
+export interface TokenAuthOptions<Doors extends SignInDocuments = SignInDocuments> {
   /**
    * The GraphQL endpoint that serves `loginWithEmailPassword`, `refreshToken` and `logout`. Needed unless
    * `transport` is given.
@@ -23,6 +24,31 @@ export interface TokenAuthOptions {
    * @defaultValue `createGraphQLTransport({ uri, fetch, headers, isRefusal })`: the spec's three mutations
    */
   transport?: TokenAuthTransport;
+  /**
+   * The app's own mutations that begin a session besides `loginWithEmailPassword`, by name, for
+   * `auth.signIn(name, variables)`: sign-up, a one-time code, a second factor, a social ID token. Each is a string
+   * or a `DocumentNode` (typed when it is a `TypedDocumentNode`) that selects one top-level field: an answer with
+   * a pair (`accessToken`, `refreshToken`, optionally `user`, aliased to these names where the server names them
+   * otherwise; a union works the same way) begins the session, any other is the `next` step. For the default
+   * transport; behind a token handler they belong to `createTokenHandler({ signIns })`, on the server.
+   * @example
+   * ```ts
+   * import { gql } from '@apollo/client';
+   *
+   * const auth = createTokenAuth({
+   *   uri: '/graphql',
+   *   signIns: {
+   *     register: gql`
+   *       mutation Register($email: String!, $password: String!) {
+   *         register(email: $email, password: $password) { accessToken refreshToken user { id email role } }
+   *       }
+   *     `,
+   *   },
+   * });
+   * await auth.signIn('register', { email: 'ada@example.com', password: 'correct horse' });
+   * ```
+   */
+  signIns?: Doors;
   /** The `fetch` of the default transport (ignored with `transport`). @defaultValue `globalThis.fetch`, read at call time */
   fetch?: typeof fetch;
   /**

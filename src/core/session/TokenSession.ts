@@ -1,3 +1,5 @@
+import type { AdoptedPair, AnyVariables } from '../transports/SignInDocuments';
+import type { SignInResult } from './SignInResult';
 import type { Live } from './SessionRecord';
 import type { TokenAuthEvent, TokenAuthEventBody } from './TokenAuthEvent';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
@@ -33,6 +35,16 @@ export interface TokenSession {
    * stored then, and the failure shows as `error` in the state.
    */
   login(email: string, password: string): Promise<{ user: TokenUser }>;
+  /**
+   * Runs the sign-in door `name` (see `TokenAuth.signIn`): a pair begins the session as `login` does; an answer
+   * without one resolves `{ next }` and changes nothing. An unknown name rejects at once, and nothing is sent.
+   */
+  signIn(name: string, variables?: AnyVariables): Promise<SignInResult>;
+  /**
+   * Begins a session from a pair the app holds (see `TokenAuth.adopt`): no request while its access token is alive,
+   * one refresh when it is dead.
+   */
+  adopt(pair: AdoptedPair, user?: Partial<Pick<TokenUser, 'id' | 'email' | 'role'>>): Promise<{ user: TokenUser }>;
   /**
    * Ends the session: at once on this client, then on the server.
    *

@@ -1,15 +1,18 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import type { TokenPair } from '../tokens/TokenPair';
-import { readTokenPair } from '../tokens/readTokenPair';
+import { readAdoptedPair, readTokenPair } from '../tokens/readTokenPair';
+import type { SignInAnswer, TransportAnswer } from '../transports/TokenAuthTransport';
 import { createRefresher } from './createRefresher';
 import { createRestorer } from './createRestorer';
 import { describeEnd, type Ending } from './describeEnd';
+import { findDoor } from './findDoor';
 import { openSessionParts } from './openSessionParts';
 import { createRecord, isDead, SIGNED_OUT, stateOf, timeSeenPair } from './SessionRecord';
 import type { Epoch, Live, SessionRecord } from './SessionRecord';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenUser } from './TokenAuthState';
+import type { Door } from './TokenAuthEvent';
 import type { TokenSession } from './TokenSession';
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
@@ -54,30 +57,35 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     subscribe: (listener) => (signal.aborted ? () => {} : state.subscribe(listener)),
     observe: reporter.observe,
     emit: reporter.emit,
-    async login(email, password) {
-      if (mode.loginWaitsForLogout) await loggingOut?.catch(() => {});
+    login(email, password) {
+      const door: Door = { via: 'login' };
+      // Only a sign-in door answers a step: a login's answer is read as a pair.
+      const login = (signal: AbortSignal) => transport.login(email, password, signal);
+      return enter(door, 'loginWithEmailPassword', login) as Promise<{ user: TokenUser }>;
+    },
+    signIn(name, variables = {}) {
+      const door: Door = { via: 'signIn', door: name };
+      const closed = findDoor(transport, door);
+      if (closed) return Promise.reject(fail(door, closed));
+      return enter(door, name, (signal) => transport.signIn!(name, variables, signal));
+    },
+    async adopt(pair, user) {
+      const door: Door = { via: 'adopt' };
       let next: SessionRecord;
       try {
-        const answer = await calls.call('loginWithEmailPassword', (signal) => transport.login(email, password, signal));
-        const pair = readTokenPair(answer, 'loginWithEmailPassword', clock.now());
-        next = record(pair, {}, answer.user as Partial<TokenUser> | undefined);
-        // The same user signing in again continues the epoch: operations waiting on a refresh replay with this pair.
-        if (live?.user.id && live.user.id === next.user.id) next = { ...next, epoch: live.epoch };
+        const closed = findDoor(transport, door);
+        if (closed) throw closed;
+        next = recordOf(readAdoptedPair(pair), user);
       } catch (error) {
-        reporter.emit({ type: 'login', error });
-        state.publish({ ...state.get(), error: error as Error });
-        throw error;
+        throw fail(door, error);
       }
-      const replaced = live;
-      // A stored pair still being read is the replaced session's.
-      const reading = restorer.stop();
-      refresher.restart();
-      switchTo(next, { here: true });
-      reporter.emit({ type: 'login', user: next.user });
-      if (mode.revokesLeftPairs) void revokeNewest(replaced, reading);
-      // Written only while the session still holds this pair: a logout, or a newer pair followed meanwhile, wins.
-      await seam.save(next.pair, () => live?.pair === next.pair);
-      return { user: next.user };
+      // Handed over twice: the session has it already, and revoking the "replaced" pair would end it.
+      if (live?.pair.refreshToken === next.pair.refreshToken) return { user: live.user };
+      const begun = await begin(next, door);
+      if (live !== next || !isDead(next, clock.now())) return begun;
+      // A dead access token is renewed now, once, so that the app learns whether the pair was good.
+      await refresher.renew(next, 'adopt');
+      return { user: live.user };
     },
     logout() {
       // A second call joins the first, unless a session started since: that one is ended too.
@@ -140,6 +148,57 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       else stop();
     },
   };
+
+  // Asks the service for a pair through `door`, then begins its session; a door's answer without a pair is its
+  // next step, which changes nothing.
+  async function enter(door: Door, operation: string, run: (signal: AbortSignal) => Promise<SignInAnswer>) {
+    if (mode.loginWaitsForLogout) await loggingOut?.catch(() => {});
+    let next: SessionRecord;
+    try {
+      const answer = await calls.call(operation, run);
+      if (door.via === 'signIn' && answer && 'next' in answer) return stepped(door, answer.next);
+      next = recordOf(readTokenPair(answer, operation, clock.now()), (answer as TransportAnswer).user);
+    } catch (error) {
+      throw fail(door, error);
+    }
+    return begin(next, door);
+  }
+
+  // The one way a session begins, whatever door it came through: a read of the stored pair stops (that pair is the
+  // replaced session's), the floor starts afresh, the session switches, the replaced session's newest pair is
+  // revoked, and the pair is saved while it is still the session's (a logout, or a newer pair followed, wins).
+  async function begin(next: SessionRecord, door: Door): Promise<{ user: TokenUser }> {
+    const replaced = live;
+    const reading = restorer.stop();
+    refresher.restart();
+    switchTo(next, { here: true });
+    reporter.emit({ type: 'login', ...door, user: next.user });
+    if (mode.revokesLeftPairs) void revokeNewest(replaced, reading);
+    await seam.save(next.pair, () => live?.pair === next.pair);
+    return { user: next.user };
+  }
+
+  // The record of a pair a door brought. The same user signing in again continues the epoch: operations waiting
+  // on a refresh replay with this pair.
+  function recordOf(pair: TokenPair, user: unknown): SessionRecord {
+    const next = record(pair, {}, user as Partial<TokenUser> | undefined);
+    return live?.user.id && live.user.id === next.user.id ? { ...next, epoch: live.epoch } : next;
+  }
+
+  // A door that failed leaves the session as it was, and shows the failure in the state.
+  function fail(door: Door, error: unknown): unknown {
+    reporter.emit({ type: 'login', ...door, error });
+    state.publish({ ...state.get(), error: error as Error });
+    return error;
+  }
+
+  // A step that begins no session (a code sent, a second factor asked for): the last failure is behind the user.
+  function stepped(door: Door, next: unknown): { next: unknown } {
+    reporter.emit({ type: 'login', ...door, next: true });
+    const { error, ...shown } = state.get();
+    if (error) state.publish(shown);
+    return { next };
+  }
 
   // The live record an operation sent with `sent` is answered in; fails when its epoch is over.
   async function liveFor(sent: Live | undefined): Promise<SessionRecord | null> {

@@ -9,10 +9,20 @@
  * - `manual`: the app's `refresh()`;
  * - `socket`: a subscription socket whose token the server refused (`./ws`);
  * - `restore`: a restored pair whose access token was dead;
+ * - `adopt`: a pair handed over by `adopt()` whose access token was dead;
  * - `resume`: the app coming back after the refresh was due.
  */
 export type RefreshTrigger =
-  'proactive' | 'retry' | 'token-expired' | 'check' | 'expired-locally' | 'manual' | 'socket' | 'restore' | 'resume';
+  | 'proactive'
+  | 'retry'
+  | 'token-expired'
+  | 'check'
+  | 'expired-locally'
+  | 'manual'
+  | 'socket'
+  | 'restore'
+  | 'adopt'
+  | 'resume';
 
 /** How the engine treats a refresh, by what asked for it. See {@link REFRESH_TRIGGERS}. */
 export interface TriggerKind {
@@ -51,4 +61,5 @@ export const REFRESH_TRIGGERS: Readonly<Record<RefreshTrigger, TriggerKind>> = {
   retry: kind('schedule', { forces: true, background: true }),
   resume: kind('schedule', { forces: true, background: true }),
   restore: kind('schedule', { background: true }),
+  adopt: kind('none'),
 };

@@ -45,10 +45,13 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export function describeEvent(event: TokenAuthEvent): EventLine {
   const { at } = event;
   switch (event.type) {
-    case 'login':
-      return event.user
-        ? { kind: 'login', at, title: `Signed in as ${describeUser(event.user)}` }
-        : { kind: 'login', at, title: 'Sign-in failed', detail: describeError(event.error) };
+    case 'login': {
+      // Which door: login() says nothing more, as before doors existed.
+      const door = event.via === 'adopt' ? ' (a pair handed over)' : event.door ? ` (${event.door})` : '';
+      if (event.user) return { kind: 'login', at, title: `Signed in as ${describeUser(event.user)}${door}` };
+      if (event.next) return { kind: 'login', at, title: `Sign-in step${door}: the server asks for the next step` };
+      return { kind: 'login', at, title: `Sign-in failed${door}`, detail: describeError(event.error) };
+    }
     case 'refresh': {
       const kind = event.trigger === 'check' ? 'check' : 'refresh';
       const title =

@@ -1,5 +1,6 @@
 import type { TokenPair } from '../tokens/TokenPair';
 import type { TokenStore } from '../stores/TokenStore';
+import type { AnyVariables } from './SignInDocuments';
 
 /** A pair as a transport hands it over, before the session checks it; with the user, after a login. */
 export interface TransportAnswer {
@@ -13,6 +14,13 @@ export interface TransportAnswer {
    */
   readonly age?: unknown;
 }
+
+/**
+ * What a transport's {@link TokenAuthTransport.signIn} resolves: a pair (with the user, if the answer named it),
+ * which the session checks as a login's; or `{ next }`, the answer's value when it carries no pair (a code was
+ * sent, a second factor is required), which begins nothing.
+ */
+export type SignInAnswer = TransportAnswer | { readonly next: unknown };
 
 /**
  * How the session reaches the auth service: log in, refresh, log out.
@@ -41,6 +49,17 @@ export interface TransportAnswer {
 export interface TokenAuthTransport {
   /** Exchanges credentials for a pair and the user. */
   login(email: string, password: string, signal: AbortSignal): Promise<TransportAnswer>;
+  /**
+   * Runs the sign-in door `name` with `variables` (`auth.signIn`): the app's own mutation (sign-up, a one-time
+   * code, a second factor, a social ID token), or the token handler's route that runs it. Errors as `login`'s.
+   * Absent on a transport that has no doors.
+   */
+  signIn?(name: string, variables: AnyVariables, signal: AbortSignal): Promise<SignInAnswer>;
+  /**
+   * The names of the doors `signIn` runs, when the transport knows them here: a name not among them is refused
+   * at once, and nothing is sent. Absent when only the service knows them (a token handler's).
+   */
+  readonly signIns?: readonly string[];
   /** Exchanges the single-use refresh token for a new pair. */
   refresh(refreshToken: string, signal: AbortSignal): Promise<TransportAnswer>;
   /**

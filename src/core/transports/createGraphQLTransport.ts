@@ -3,7 +3,9 @@ import { AuthRequestError } from '../errors/AuthRequestError';
 import { unreachable } from './unreachable';
 import { graphQLErrorCode } from '../../shared/graphQLErrorCode';
 import { type AuthCall, isRefusal as isRefusalByDefault } from './isRefusal';
-import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
+import { readSignInDocument } from './readSignInDocument';
+import type { SignInDocuments } from './SignInDocuments';
+import type { SignInAnswer, TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
 const PAIR = 'accessToken refreshToken';
 
@@ -30,6 +32,23 @@ export interface GraphQLTransportOptions {
    */
   documents?: { login?: string; refresh?: string; logout?: string };
   /**
+   * The app's own sign-in mutations, by name, that `auth.signIn(name, variables)` runs: sign-up, a one-time code,
+   * a second factor, a social ID token. Each selects one top-level field: a pair (`accessToken`, `refreshToken`,
+   * optionally `user`, aliased to these names where the server names them otherwise; a union answer works the
+   * same way) begins the session, any other answer is the `next` step. A document that selects no single
+   * top-level field throws here, naming the door.
+   * @example
+   * ```ts
+   * const transport = createGraphQLTransport({
+   *   uri: '/graphql',
+   *   signIns: {
+   *     register: 'mutation ($email: String!, $password: String!) { register(email: $email, password: $password) { accessToken refreshToken user { id email role } } }',
+   *   },
+   * });
+   * ```
+   */
+  signIns?: SignInDocuments;
+  /**
    * Decides whether the GraphQL errors a call was answered with are a refusal (`true`), the server failing
    * (`false`) or either (`'maybe'`). See {@link isRefusal}.
    * @defaultValue {@link isRefusal}
@@ -47,12 +66,14 @@ interface GraphQLBody {
   readonly errors?: AuthRejectedError['errors'];
 }
 
-/** One of the spec's mutations, as posted. */
+/** One of the spec's mutations, or a sign-in door's, as posted. */
 interface Mutation {
-  /** The mutation's field, whose value is the answer. */
+  /** The mutation's field (its key in `data`), whose value is the answer. */
   readonly field: string;
+  /** What the call is, for `isRefusal`: a sign-in door is a login. */
+  readonly call: AuthCall;
   readonly query: string;
-  readonly variables: Record<string, string>;
+  readonly variables: Readonly<Record<string, unknown>>;
   /** The access token to send, for a call the server may want one for (a logout). */
   readonly token?: string | undefined;
 }
@@ -70,8 +91,11 @@ interface Mutation {
  */
 export function createGraphQLTransport(options: GraphQLTransportOptions): TokenAuthTransport {
   const { documents = {} } = options;
+  const doors = new Map(
+    Object.entries(options.signIns ?? {}).map(([name, document]) => [name, readSignInDocument(name, document)]),
+  );
   const post = async (mutation: Mutation, signal: AbortSignal): Promise<TransportAnswer> => {
-    const { field, query, variables, token } = mutation;
+    const { field, call, query, variables, token } = mutation;
     let status: number | undefined;
     let body: GraphQLBody | null = null;
     const fail = (why: string, cause?: unknown) => new AuthRequestError(`${field} ${why}.`, field, status, cause);
@@ -115,18 +139,28 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
         status < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`,
       );
     }
-    const rejection = new AuthRejectedError(rejectionMessage(field, errors[0]?.message, status), field, errors);
-    // The call is the field's first word: login(WithEmailPassword), refresh(Token), logout.
-    const verdict = (options.isRefusal ?? isRefusalByDefault)(rejection, field.replace(/With.*|Token/, '') as AuthCall);
+    // A door's refusal is a refused sign-in, in plain words when the server sent none.
+    const said = rejectionMessage(call === 'login' ? call : field, errors[0]?.message, status);
+    const rejection = new AuthRejectedError(said, field, errors);
+    const verdict = (options.isRefusal ?? isRefusalByDefault)(rejection, call);
     if (verdict === 'maybe') throw new AuthRejectedError(rejection.message, field, errors, { uncertain: true });
     if (!verdict) throw fail(`failed: ${rejection.message}`, rejection);
     throw rejection;
   };
   return {
+    signIns: [...doors.keys()],
+    async signIn(name, variables, signal): Promise<SignInAnswer> {
+      const door = doors.get(name)!;
+      const { field, query } = door;
+      const answer: unknown = await post({ field, call: 'login', query, variables }, signal);
+      // A pair when the answer holds an access token; anything else is the next step, as the server sent it.
+      return (answer as { accessToken?: unknown }).accessToken != null ? (answer as TransportAnswer) : { next: answer };
+    },
     login: (email, password, signal) =>
       post(
         {
           field: 'loginWithEmailPassword',
+          call: 'login',
           query:
             documents.login ??
             `mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){${PAIR} user{id email role}}}`,
@@ -138,6 +172,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
       post(
         {
           field: 'refreshToken',
+          call: 'refresh',
           query: documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`,
           variables: { token },
         },
@@ -147,6 +182,7 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
       post(
         {
           field: 'logout',
+          call: 'logout',
           query: documents.logout ?? 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
           variables: { refreshToken: pair.refreshToken },
           token: pair.accessToken,

@@ -4,7 +4,7 @@ import { AuthRequestError } from '../errors/AuthRequestError';
 import { LoginThrottledError } from '../errors/LoginThrottledError';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import { openTokenHandlerStore } from '../stores/openTokenHandlerStore';
-import type { TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
+import type { SignInAnswer, TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
 /** Options of {@link createTokenHandlerTransport}. */
 export interface TokenHandlerTransportOptions {
@@ -15,6 +15,8 @@ export interface TokenHandlerTransportOptions {
 /** The token handler's answer, as far as the transport reads it: a pair's fields, or an error. */
 interface HandlerAnswer {
   readonly accessToken?: string;
+  /** A sign-in door's step that begins no session. */
+  readonly next?: unknown;
   readonly error?: { readonly code?: string; readonly message?: string; readonly retryAfter?: unknown };
 }
 
@@ -30,8 +32,11 @@ interface HandlerAnswer {
  * {@link SessionEndedError} of reason `no-session` and `logout`; any other 401 is a verdict
  * ({@link AuthRejectedError}). Anything else without an access token (the network, 5xx) is an
  * {@link AuthRequestError}: the session, and the cookie, are kept; a 403 on a refresh (the handler refuses this
- * page's origin) ends the restore as `no-session` with that error. A login refused by the handler's
- * `loginThrottle` (429) is a {@link LoginThrottledError}, which carries the wait.
+ * page's origin) ends the restore as `no-session` with that error. A login or sign-in refused by the handler's
+ * `loginThrottle` (429) is a {@link LoginThrottledError}, which carries the wait. `auth.signIn(name, variables)`
+ * posts the door's name and variables to `{basePath}/sign-in`: the handler holds the documents
+ * (`createTokenHandler({ signIns })`) and answers the access token (the refresh token goes into its cookie) or the
+ * `next` step.
  *
  * @param basePath - The path (or URL) the handler serves, `/auth` by default on its side.
  *
@@ -45,7 +50,7 @@ export function createTokenHandlerTransport(
   options: TokenHandlerTransportOptions = {},
 ): TokenAuthTransport {
   const fetcher = options.fetch;
-  const post = async (route: string, body: object, signal: AbortSignal) => {
+  const post = async (route: string, body: object, signal: AbortSignal): Promise<SignInAnswer> => {
     let response: Response;
     try {
       response = await (fetcher ?? fetch)(`${basePath}/${route}`, {
@@ -74,11 +79,12 @@ export function createTokenHandlerTransport(
     // lost): logged out.
     const ended = ({ NO_SESSION: 'no-session', SESSION_ENDED: 'logout' } as const)[code as string];
     if (ended) throw new SessionEndedError(ended);
-    // The session checks the shape of a pair.
+    // A door's step that begins no session; otherwise the session checks the shape of a pair.
+    if (response.ok && answer && 'next' in answer) return { next: answer.next };
     if (response.ok) return { ...answer, refreshToken: answer?.accessToken } as TransportAnswer;
     if (status === 401)
       throw new AuthRejectedError(rejectionMessage(route, message, status), route, [{ message, extensions: { code } }]);
-    if (status === 429 && route === 'login')
+    if (status === 429 && (route === 'login' || route === 'sign-in'))
       throw new LoginThrottledError(
         message ?? '',
         Number(answer?.error?.retryAfter) || Number(response.headers.get('retry-after')) * 1000 || 0,
@@ -95,11 +101,13 @@ export function createTokenHandlerTransport(
   return {
     ownsSession: true,
     store: openTokenHandlerStore(`apollo-link-token-pair ${basePath}`),
-    login: (email, password, signal) => post('login', { email, password }, signal),
+    login: (email, password, signal) => post('login', { email, password }, signal) as Promise<TransportAnswer>,
+    // The handler holds the documents and runs only its own doors: the page sends a name, never a document.
+    signIn: (name, variables, signal) => post('sign-in', { name, variables }, signal),
     // The cookie carries the refresh token; the body names the access token this page wants replaced: the one its
     // operations carried when the API refused it (the session refreshes on TOKEN_EXPIRED only while that token is
     // still its own), or one near its end. The handler rotates only when it is the session's newest.
-    refresh: (accessToken, signal) => post('refresh', { accessToken }, signal),
+    refresh: (accessToken, signal) => post('refresh', { accessToken }, signal) as Promise<TransportAnswer>,
     logout: (_pair, signal) => post('logout', {}, signal),
   };
 }

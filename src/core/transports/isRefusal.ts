@@ -2,7 +2,10 @@ import type { AuthRejectedError } from '../errors/AuthRejectedError';
 import { speaksOfAuth } from '../../shared/speaksOfAuth';
 import { graphQLErrorCode } from '../../shared/graphQLErrorCode';
 
-/** The auth call a server answered: `login` (`loginWithEmailPassword`), `refresh` (`refreshToken`) or `logout`. */
+/**
+ * The auth call a server answered: `login` (`loginWithEmailPassword`, or a sign-in door of `signIns`), `refresh`
+ * (`refreshToken`) or `logout`.
+ */
 export type AuthCall = 'login' | 'refresh' | 'logout';
 
 // Codes that gateways and routers put on a failure of the service behind them: no verdict on the token.

@@ -100,6 +100,7 @@ describe('auth.observe: a session’s life as events', () => {
     expect(events).toEqual([
       {
         type: 'login',
+        via: 'login',
         error: expect.objectContaining({ message: expect.stringContaining('Wrong e-mail or password.') }),
         at: T0,
       },

@@ -18,7 +18,7 @@ describe('the refresh triggers, in one table', () => {
   });
 
   it("the floor: the app's at once, the server's word from a credit, the local clock's a whole floor later", () => {
-    expect(named((kind) => kind.floor === 'none')).toEqual(['manual', 'socket']);
+    expect(named((kind) => kind.floor === 'none')).toEqual(['adopt', 'manual', 'socket']);
     expect(named((kind) => kind.floor === 'credit')).toEqual(['check', 'token-expired']);
     expect(named((kind) => kind.floor === 'schedule')).toEqual([
       'expired-locally',

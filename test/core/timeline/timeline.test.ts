@@ -136,3 +136,20 @@ describe('redact', () => {
     expect(redact('loginWithEmailPassword failed on the network')).toBe('loginWithEmailPassword failed on the network');
   });
 });
+
+describe('describeEvent of a sign-in', () => {
+  const user = { id: 'u_1', email: 'a@b.test', role: 'ADMIN', claims: {} };
+  it.each([
+    [{ via: 'login', user }, 'Signed in as a@b.test (ADMIN)'],
+    [{ via: 'signIn', door: 'register', user }, 'Signed in as a@b.test (ADMIN) (register)'],
+    [{ via: 'adopt', user }, 'Signed in as a@b.test (ADMIN) (a pair handed over)'],
+    [
+      { via: 'signIn', door: 'requestCode', next: true },
+      'Sign-in step (requestCode): the server asks for the next step',
+    ],
+    [{ via: 'signIn', door: 'withCode', error: new Error('Invalid code') }, 'Sign-in failed (withCode)'],
+    [{ via: 'login', error: new Error('Invalid email or password') }, 'Sign-in failed'],
+  ] as const)('says which door: %o', (event, title) => {
+    expect(describeEvent({ type: 'login', at: 0, ...event })).toMatchObject({ kind: 'login', title });
+  });
+});
