@@ -1,0 +1,103 @@
+import type { GraphQLTransportOptions } from '../index';
+import type { LoginThrottle } from './LoginThrottle';
+import type { RotationCache } from './RotationCache';
+import type { Secrets } from './sealCookie';
+
+/** Options of {@link createTokenHandler}. */
+export interface TokenHandlerOptions {
+  /** The upstream GraphQL service that serves `loginWithEmailPassword`, `refreshToken` and `logout`. */
+  uri: string;
+  /**
+   * The secret the cookie is encrypted with: at least 32 bytes, the same on every instance. To rotate it, pass a
+   * list, the newest first: the first seals, every one opens, and a cookie sealed with an older one is sealed
+   * again with the first on its next answer. A secret taken off the list signs out the cookies only it sealed.
+   * Across several instances, roll a new secret out in two steps, one instance at a time each: first as the
+   * second of the list (`[old, new]`: it opens, the old still seals), then as the first (`[new, old]`). In one
+   * step, an instance not yet updated meets a cookie that an updated one sealed, cannot open it, and signs that
+   * session out.
+   * @example
+   * ```ts
+   * createTokenHandler({ uri, secret: [process.env.TOKEN_HANDLER_SECRET!, process.env.TOKEN_HANDLER_SECRET_OLD!] });
+   * ```
+   */
+  secret: Secrets;
+  /** Where the routes live: `{basePath}/login`, `/refresh` and `/logout`. @defaultValue `'/auth'` */
+  basePath?: string;
+  /**
+   * Origins, besides the handler's own, whose pages may call the routes (`https://app.example.com`). Requests
+   * from any other origin are refused with 403, and so are requests without an `Origin` header.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * The handler's own origin(s), where the app is served (`https://app.example.com`). Set it when the host a
+   * request arrives with is not the one the browser used and no trusted proxy says so.
+   * @defaultValue taken from each request: its URL, its `Host` header, and with `trustProxy` the
+   * `X-Forwarded-Host` / `X-Forwarded-Proto` headers
+   */
+  origin?: string | readonly string[];
+  /**
+   * Whether a proxy in front of the handler sets `X-Forwarded-Host`, `X-Forwarded-Proto` and `X-Forwarded-For`
+   * (overwriting or appending to what the browser sent): then they name the handler's own origin too, and the
+   * client's address is the one the proxy appended to `X-Forwarded-For`. Either way the handler forwards the
+   * client's address to the upstream on every call, as `X-Forwarded-For` (the peer's, as `toNodeHandler`
+   * knows it, appended), so that the service's own throttling sees the user rather than the handler.
+   * @defaultValue `false`
+   */
+  trustProxy?: boolean;
+  /** The cookie that holds the refresh token. */
+  cookie?: TokenHandlerCookieOptions;
+  /**
+   * Where concurrent rotations meet.
+   * @defaultValue one memory cache for every handler of this process (`createMemoryRotationCache()`), so that a
+   * Next.js proxy and route handlers, loaded as separate modules, share it
+   */
+  cache?: RotationCache;
+  /**
+   * How long, in ms, requests that present a refresh token already renewed receive the renewal's answer (the
+   * same access token and cookie) instead of a refusal: tabs and server renders that raced, and retries after
+   * a lost answer.
+   * @defaultValue `30_000`
+   */
+  graceTime?: number;
+  /**
+   * An access token held in the cookie is handed out (on page load, to a server render, to a tab whose token
+   * another tab renewed) only while it has this long to live, in ms, or half its lifetime when that is
+   * shorter; otherwise the pair is renewed.
+   * @defaultValue `180_000`
+   */
+  minTokenLife?: number;
+  /** How long an upstream call may take, in ms. @defaultValue `10_000` */
+  timeout?: number;
+  /** The `fetch` of upstream calls. @defaultValue `globalThis.fetch` */
+  fetch?: typeof fetch;
+  /** Extra headers of upstream calls. */
+  headers?: Record<string, string>;
+  /** Documents for an upstream whose mutations have other names: see `createGraphQLTransport`. */
+  documents?: GraphQLTransportOptions['documents'];
+  /**
+   * Slows down password guessing: asked before each login is sent upstream, it may refuse it (HTTP 429 with
+   * `Retry-After`). The recipe with rate-limiter-flexible on Redis is in docs/token-handler.md.
+   */
+  loginThrottle?: LoginThrottle;
+  /** Failures nobody awaits (a revocation that did not reach the upstream, a cache that failed). Never carries a token. */
+  onError?: (error: Error) => void;
+  /** The clock, in ms. @defaultValue `Date.now` */
+  now?: () => number;
+}
+
+/** The cookie of {@link TokenHandlerOptions.cookie}. */
+export interface TokenHandlerCookieOptions {
+  /**
+   * @defaultValue `'__Host-token-pair'`; `'token-pair'` when `secure` is `false` (the prefix demands `Secure`)
+   */
+  name?: string;
+  /**
+   * Browsers treat `http://localhost` and `http://127.0.0.1` as secure, so this stays `true` in development.
+   * @defaultValue `true`
+   */
+  secure?: boolean;
+  /** @defaultValue `'Strict'` */
+  sameSite?: 'Strict' | 'Lax';
+  /** How long the session lasts without a refresh, in seconds: the refresh token's life. @defaultValue 30 days */
+  maxAge?: number;
+}

@@ -1,0 +1,102 @@
+import type { GraphQLTransportOptions } from '../index';
+import type { LoginThrottle } from './LoginThrottle';
+import { processWide } from './processWide';
+import { createMemoryRotationCache, type RotationCache } from './RotationCache';
+import type { Secrets } from './sealCookie';
+import type { SessionCookieOptions } from './sessionCookie';
+import type { TokenHandlerOptions } from './TokenHandlerOptions';
+
+/** The options of a token handler with every default applied: read once, when it is created. */
+export interface HandlerConfig {
+  /**
+   * What the handler lacks to work (`uri`, `secret`), in words for the developer; `undefined` when nothing. Each
+   * request fails with it.
+   */
+  readonly misconfigured: string | undefined;
+  readonly uri: string;
+  /** The secret, or 32 zero bytes when none was set (the handler is then misconfigured and serves nothing). */
+  readonly secret: Secrets;
+  readonly basePath: string;
+  readonly allowedOrigins: readonly string[] | undefined;
+  readonly origin: string | readonly string[] | undefined;
+  /** Whether a proxy the handler trusts sets `X-Forwarded-For`, `X-Forwarded-Host` and `X-Forwarded-Proto`. */
+  readonly trustProxy: boolean;
+  /** What `createSessionCookie` makes the session cookie of. */
+  readonly sessionCookie: SessionCookieOptions;
+  /** The refresh token's life, in ms: the cookie's `maxAge`. */
+  readonly sessionLife: number;
+  /** Where concurrent rotations meet, and refusals and logouts are kept. */
+  readonly cache: RotationCache;
+  /** How long a renewal's answer is kept for the requests that present the token it spent, in ms. */
+  readonly graceTime: number;
+  /** How long, at least, the cookie's access token must have to live to be handed out, in ms. */
+  readonly minTokenLife: number;
+  /** How long an upstream call may take, in ms. */
+  readonly timeout: number;
+  readonly fetch: typeof fetch | undefined;
+  readonly headers: Record<string, string> | undefined;
+  readonly documents: GraphQLTransportOptions['documents'];
+  readonly loginThrottle: LoginThrottle | undefined;
+  /** `onError`, made safe: it is always given an `Error`, and a logger that throws is ignored. */
+  readonly report: (error: unknown) => void;
+  readonly now: () => number;
+}
+
+/** Reads `options`, with the defaults each option's TSDoc states, and names what is missing. */
+export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig {
+  const {
+    basePath = '/auth',
+    // One process's handlers share one memory cache (a handler given its own clock, in tests, keeps its own).
+    cache = options.now
+      ? createMemoryRotationCache(options.now)
+      : processWide('rotation-cache', createMemoryRotationCache),
+    graceTime = 30_000,
+    minTokenLife = 180_000,
+    timeout = 10_000,
+    now = Date.now,
+  } = options;
+  const { secure = true, sameSite = 'Strict', maxAge = 2_592_000 } = options.cookie ?? {};
+  const secret = options.secret ?? new Uint8Array(32);
+  return {
+    misconfigured: readMisconfiguration(options),
+    uri: options.uri,
+    secret,
+    basePath,
+    allowedOrigins: options.allowedOrigins,
+    origin: options.origin,
+    trustProxy: options.trustProxy ?? false,
+    sessionCookie: {
+      name: options.cookie?.name ?? (secure ? '__Host-token-pair' : 'token-pair'),
+      secret,
+      secure,
+      sameSite,
+      now,
+    },
+    sessionLife: maxAge * 1000,
+    cache,
+    graceTime,
+    minTokenLife,
+    timeout,
+    fetch: options.fetch,
+    headers: options.headers,
+    documents: options.documents,
+    loginThrottle: options.loginThrottle,
+    report: (error) => {
+      try {
+        options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      } catch {
+        // The app's logger failed: nothing else to tell.
+      }
+    },
+    now,
+  };
+}
+
+// An option not set at all (an environment variable that a build does not have: `next build` loads the route
+// modules) fails each request with a message, not the import; one of the wrong shape throws when the cookie is made.
+function readMisconfiguration(options: TokenHandlerOptions): string | undefined {
+  const unset = (['uri', 'secret'] as const).filter((option) => options[option] === undefined);
+  return unset.length
+    ? `The token handler has no \`${unset.join('` and no `')}\`: set ${unset.map((option) => (option === 'uri' ? 'the upstream GraphQL URL' : 'a secret of at least 32 bytes (`openssl rand -base64 32`)')).join(' and ')} in createTokenHandler.`
+    : undefined;
+}
