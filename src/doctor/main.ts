@@ -6,7 +6,9 @@ import { runDoctor, type DoctorOptions } from './runDoctor';
 const USAGE = `Usage: apollo-link-token-pair doctor --uri URL --email EMAIL [--password PASSWORD] [--json] [--timeout MS] [--documents FILE.json]
 
 Checks a GraphQL server against the token-pair contract with at most 18 requests, logs out every session it
-opened, and says what apollo-link-token-pair will do with it. The password comes from --password, else
+opened, and says what apollo-link-token-pair will do with it. FILE.json holds documents for mutations under
+other names ({ "login", "refresh", "logout", "me" }) and the app's sign-in doors ({ "signIns": { NAME: DOCUMENT } }),
+which are checked before any request and never sent. The password comes from --password, else
 APOLLO_LINK_TOKEN_PAIR_PASSWORD, else a prompt that does not echo. Exit code 0 when no check failed.`;
 
 /** Runs the command line `args` (after the program's name); resolves the exit code. */
@@ -37,8 +39,14 @@ export async function main(
     text('--password') ?? process.env['APOLLO_LINK_TOKEN_PAIR_PASSWORD'] ?? (await prompt(`Password for ${email}: `));
   const options: DoctorOptions = { uri, email, password };
   if (text('--timeout')) options.timeout = Number(text('--timeout'));
-  if (text('--documents'))
-    options.documents = JSON.parse(await readFile(text('--documents')!, 'utf8')) as DoctorOptions['documents'];
+  if (text('--documents')) {
+    // The contract's mutations under other names, and the app's sign-in doors (`signIns`), in one file.
+    const { signIns, ...documents } = JSON.parse(await readFile(text('--documents')!, 'utf8')) as NonNullable<
+      DoctorOptions['documents']
+    > & { signIns?: DoctorOptions['signIns'] };
+    options.documents = documents;
+    if (signIns) options.signIns = signIns;
+  }
   const report = await runDoctor(options);
   out(flags.has('--json') ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.ok ? 0 : 1;

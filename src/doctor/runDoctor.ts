@@ -2,8 +2,12 @@ import { jwtDecode } from 'jwt-decode';
 import { AuthRejectedError, isRefusal } from '../index';
 import { graphQLErrorCode } from '../shared/graphQLErrorCode';
 import { speaksOfAuth } from '../shared/speaksOfAuth';
+import { checkSignInDocuments } from './checkSignInDocuments';
+import type { DoctorCheck } from './DoctorCheck';
 import { maskToken } from './maskToken';
 import { describeErrors, postGraphQL, type GraphQLAnswer } from './postGraphQL';
+
+export type { DoctorCheck } from './DoctorCheck';
 
 /** Options of {@link runDoctor}. */
 export interface DoctorOptions {
@@ -18,16 +22,13 @@ export interface DoctorOptions {
    * `createGraphQLTransport`), and `me` for the query that returns the signed-in user.
    */
   documents?: { login?: string; refresh?: string; logout?: string; me?: string };
+  /**
+   * The app's sign-in doors (`signIns` of `createTokenAuth` or `createTokenHandler`), as strings: each is checked
+   * before any request (one top-level field; whether it can answer a pair), and never sent.
+   */
+  signIns?: Readonly<Record<string, string>>;
   /** @defaultValue `globalThis.fetch` */
   fetch?: typeof fetch;
-}
-
-/** One check: what was looked at, how it went, and one sentence of why. */
-export interface DoctorCheck {
-  readonly id: string;
-  readonly title: string;
-  readonly status: 'ok' | 'warn' | 'fail' | 'not checked';
-  readonly detail: string;
 }
 
 /** What {@link runDoctor} found. */
@@ -75,6 +76,7 @@ interface Pair {
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const run = startRun(options);
+  run.checks.push(...checkSignInDocuments(options.signIns));
   const first = await signIn(run);
   if (first) {
     const lifetime = checkAccessToken(run, first);

@@ -28,3 +28,4 @@ export {
 } from '../core/timeline/describeEvent';
 export { redact } from '../core/timeline/redact';
 export { CHAIN_PROBE_KEY, type ChainProbe } from '../link/chainProbe';
+export { readSignInDocument, type SignInDoor } from '../core/transports/readSignInDocument';

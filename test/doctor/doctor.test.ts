@@ -77,6 +77,28 @@ describe("doctor against the package's own test server", () => {
     expect(new Set(seen)).toEqual(new Set(Object.values(documents)));
   });
 
+  it('checks the sign-in doors first, never sends them, and fails the run on a door it cannot read', async () => {
+    const { url, email, password } = await testServer();
+    const signIns = {
+      register:
+        'mutation ($e: String!, $p: String!) { register(email: $e, password: $p) { accessToken refreshToken } }',
+      broken: 'mutation { a { accessToken } b { refreshToken } }',
+    };
+    const seen: string[] = [];
+    const tracking = ((input: string | URL | Request, init?: RequestInit) => (
+      seen.push(JSON.parse(String(init?.body)).query),
+      fetch(input, init)
+    )) as typeof fetch;
+    const report = await runDoctor({ uri: url, email, password, signIns, fetch: tracking });
+    expect(report.checks.slice(0, 2).map((check) => [check.id, check.status])).toEqual([
+      ['sign-in-door:register', 'ok'],
+      ['sign-in-door:broken', 'fail'],
+    ]);
+    expect(report.ok).toBe(false);
+    expect(seen.filter((query) => Object.values(signIns).includes(query))).toEqual([]);
+    expect(formatReport(report)).toContain('signIns.broken must select one top-level field');
+  });
+
   it(
     'checks TOKEN_EXPIRED when the server issues tokens short-lived enough to wait one out',
     { timeout: 20_000 },

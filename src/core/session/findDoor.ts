@@ -1,27 +1,21 @@
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
 import type { Door } from './TokenAuthEvent';
 
+/** Why `adopt` is refused behind a token handler. */
+const ADOPT_BEHIND_HANDLER =
+  'apollo-link-token-pair: behind a token handler the page never holds a refresh token: hand the pair to ' +
+  '`handler.adopt(request, pair)` on your server.';
+
 /**
  * Why `door` cannot be used on `transport`, or `undefined` when it can: a sign-in door the transport does not
- * have (the error names those it has, and nothing is sent), or `adopt` in token-handler mode, where the page
- * must never hold a refresh token.
+ * have (the error names those it has, and nothing is sent), or `adopt` behind a token handler.
  */
-export function findDoor(transport: TokenAuthTransport, door: Door): Error | undefined {
-  if (door.via === 'adopt') {
-    return transport.ownsSession
-      ? new Error(
-          'apollo-link-token-pair: adopt() hands a pair to the page, and behind a token handler the refresh token ' +
-            'never reaches the page: hand the pair to the handler on your server instead, with ' +
-            '`handler.adopt(request, pair)`, and send its cookie back.',
-        )
-      : undefined;
-  }
-  if (door.via !== 'signIn') return undefined;
+export function findDoor(transport: TokenAuthTransport, { via, door }: Door): Error | undefined {
+  if (via === 'adopt') return transport.ownsSession ? new Error(ADOPT_BEHIND_HANDLER) : undefined;
   const doors = transport.signIns;
-  if (transport.signIn && (!doors || doors.includes(door.door!))) return undefined;
-  const there = doors?.length ? `the doors there are: ${doors.join(', ')}` : 'there are none';
+  // A transport that lists no doors (a token handler's) leaves the name to the service.
+  if (via === 'login' || (transport.signIn && (!doors || doors.includes(door!)))) return undefined;
   return new Error(
-    `apollo-link-token-pair: no sign-in door named "${door.door}" (${there}). Name the app's mutation in the ` +
-      '`signIns` option of createTokenAuth (or of createTokenHandler, behind a token handler).',
+    `apollo-link-token-pair: no sign-in door "${door}" (doors: ${doors?.join(', ') || 'none'}); add its mutation to \`signIns\`.`,
   );
 }

@@ -29,11 +29,10 @@ const NO_SERVICE =
   'apollo-link-token-pair: createTokenAuth needs `uri`, the GraphQL endpoint of the auth service, or `transport` ' +
   "(createTokenHandlerTransport('/auth') for a token handler, or your own).";
 
-/** The message of sign-in documents given beside a transport of the app's, which would never run them. */
+/** The message of sign-in documents beside a transport of the app's, which would never run them. */
 const DOORS_BESIDE_TRANSPORT =
-  'apollo-link-token-pair: `signIns` are documents for the default GraphQL transport, and `transport` is set: ' +
-  'pass them to that transport (createGraphQLTransport({ uri, signIns })), or to createTokenHandler({ signIns }) ' +
-  'on the server behind a token handler.';
+  'apollo-link-token-pair: `signIns` are for the default transport: pass them to createGraphQLTransport or ' +
+  'createTokenHandler with `transport`.';
 
 /** Reads `options`, with the defaults each option's TSDoc states; throws when they name no service. */
 export function readSessionOptions(options: TokenAuthOptions): SessionConfig {

@@ -57,22 +57,23 @@ export function readTokenPair(value: unknown, operation: string, now: number): T
 }
 
 /**
- * Checks a pair the app hands over (`adopt`): an access token that decodes as a JWT with `exp`, and a refresh
- * token. It carries no `receivedAt`: it was not issued for this client just now, so it is timed by its `exp`.
+ * Checks a pair the app hands over (`adopt`): a refresh token, and an access token that decodes as a JWT with
+ * `exp`. It carries no `receivedAt`: it was not issued for this client just now, so it is timed by its `exp`.
  *
  * @throws A `TypeError` that says what is wrong with the pair.
  */
 export function readAdoptedPair(value: unknown): TokenPair {
-  const { accessToken, refreshToken } = (value ?? {}) as Partial<Record<keyof TokenPair, unknown>>;
-  const wrong = (what: string) => new TypeError(`apollo-link-token-pair: adopt() was handed a pair whose ${what}.`);
-  if (typeof accessToken !== 'string' || !accessToken) throw wrong('accessToken is not a string');
-  if (typeof refreshToken !== 'string' || !refreshToken) throw wrong('refreshToken is not a string');
-  let claims: TokenClaims;
+  const wrong = (what: string) => new TypeError(`apollo-link-token-pair: adopt() was handed a pair ${what}.`);
+  const pair = (value ?? {}) as Partial<TokenPair>;
+  if (!pair.accessToken || typeof pair.accessToken !== 'string') throw wrong('without an accessToken');
+  if (!isTokenPair(pair)) throw wrong('without a refreshToken');
+  let exp: number | undefined;
   try {
-    claims = decodeAccessToken(accessToken);
+    exp = decodeAccessToken(pair.accessToken).exp;
   } catch (cause) {
-    throw wrong(`accessToken is not a valid JWT (${(cause as Error).message})`);
+    throw wrong(`whose accessToken is not a valid JWT (${(cause as Error).message})`);
   }
-  if (typeof claims.exp !== 'number') throw wrong('accessToken has no exp claim: nothing tells when it dies');
-  return { accessToken, refreshToken };
+  // Nothing would tell when it dies.
+  if (typeof exp !== 'number') throw wrong('whose accessToken has no exp claim');
+  return { accessToken: pair.accessToken, refreshToken: pair.refreshToken };
 }

@@ -3,7 +3,7 @@ import { AuthRequestError } from '../errors/AuthRequestError';
 import { unreachable } from './unreachable';
 import { graphQLErrorCode } from '../../shared/graphQLErrorCode';
 import { type AuthCall, isRefusal as isRefusalByDefault } from './isRefusal';
-import { readSignInDocument } from './readSignInDocument';
+import { print } from 'graphql';
 import type { SignInDocuments } from './SignInDocuments';
 import type { SignInAnswer, TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
@@ -35,8 +35,8 @@ export interface GraphQLTransportOptions {
    * The app's own sign-in mutations, by name, that `auth.signIn(name, variables)` runs: sign-up, a one-time code,
    * a second factor, a social ID token. Each selects one top-level field: a pair (`accessToken`, `refreshToken`,
    * optionally `user`, aliased to these names where the server names them otherwise; a union answer works the
-   * same way) begins the session, any other answer is the `next` step. A document that selects no single
-   * top-level field throws here, naming the door.
+   * same way) begins the session, any other answer is the `next` step. `npx apollo-link-token-pair doctor` checks
+   * each document before any request.
    * @example
    * ```ts
    * const transport = createGraphQLTransport({
@@ -68,8 +68,10 @@ interface GraphQLBody {
 
 /** One of the spec's mutations, or a sign-in door's, as posted. */
 interface Mutation {
-  /** The mutation's field (its key in `data`), whose value is the answer. */
+  /** The mutation's field (its key in `data`), whose value is the answer; a door's name. */
   readonly field: string;
+  /** A sign-in door's: the answer is the one top-level field its document selects, whatever its name or alias. */
+  readonly door?: boolean;
   /** What the call is, for `isRefusal`: a sign-in door is a login. */
   readonly call: AuthCall;
   readonly query: string;
@@ -92,10 +94,10 @@ interface Mutation {
 export function createGraphQLTransport(options: GraphQLTransportOptions): TokenAuthTransport {
   const { documents = {} } = options;
   const doors = new Map(
-    Object.entries(options.signIns ?? {}).map(([name, document]) => [name, readSignInDocument(name, document)]),
+    Object.entries(options.signIns ?? {}).map(([name, doc]) => [name, typeof doc === 'string' ? doc : print(doc)]),
   );
   const post = async (mutation: Mutation, signal: AbortSignal): Promise<TransportAnswer> => {
-    const { field, call, query, variables, token } = mutation;
+    const { field, call, query, variables, token, door } = mutation;
     let status: number | undefined;
     let body: GraphQLBody | null = null;
     const fail = (why: string, cause?: unknown) => new AuthRequestError(`${field} ${why}.`, field, status, cause);
@@ -126,7 +128,9 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     const errors = body?.errors ?? [];
     // Any answer will do here (a logout may answer a scalar, a pair may come with warnings); the session checks
     // the shape of a pair.
-    const data = body?.data?.[field];
+    const keys = door ? Object.keys(body?.data ?? {}).filter((key) => key !== '__typename') : [field];
+    if (keys.length > 1) throw fail(`answered ${keys.join(', ')}: a sign-in document selects one top-level field`);
+    const data = body?.data?.[keys[0]!];
     if (data != null && status < 300) return data as TransportAnswer;
     const code = graphQLErrorCode(errors[0]);
     // A logout needs no access token (the refresh token names the session): one refused as expired, even where
@@ -136,8 +140,14 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     }
     if (SERVER_FAILURE.test(`${status}`) || (!errors.length && !refused)) {
       throw fail(
-        status < 300 ? `answered without data.${field}` : `failed with HTTP ${status}${code ? ` (${code})` : ''}`,
+        status < 300
+          ? `answered without data${door ? '' : `.${field}`}`
+          : `failed with HTTP ${status}${code ? ` (${code})` : ''}`,
       );
+    }
+    // The app's own document does not fit the schema: no verdict on the user, and the words say where to look.
+    if (door && /^GRAPHQL_(PARSE|VALIDATION)_FAILED$/.test(code)) {
+      throw fail(`was refused as a document (${errors[0]?.message}): check signIns.${field}`);
     }
     // A door's refusal is a refused sign-in, in plain words when the server sent none.
     const said = rejectionMessage(call === 'login' ? call : field, errors[0]?.message, status);
@@ -150,9 +160,8 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
   return {
     signIns: [...doors.keys()],
     async signIn(name, variables, signal): Promise<SignInAnswer> {
-      const door = doors.get(name)!;
-      const { field, query } = door;
-      const answer: unknown = await post({ field, call: 'login', query, variables }, signal);
+      const query = doors.get(name)!;
+      const answer: unknown = await post({ field: name, door: true, call: 'login', query, variables }, signal);
       // A pair when the answer holds an access token; anything else is the next step, as the server sent it.
       return (answer as { accessToken?: unknown }).accessToken != null ? (answer as TransportAnswer) : { next: answer };
     },

@@ -99,9 +99,13 @@ describe('adopt a dead pair', () => {
 
 describe('adopt a pair that cannot be used', () => {
   it.each([
-    ['no access token', { refreshToken: 'r' }, 'accessToken is not a string'],
-    ['no refresh token', { accessToken: makePair('x').accessToken }, 'refreshToken is not a string'],
-    ['an access token that is not a JWT', { accessToken: 'abc', refreshToken: 'r' }, 'accessToken is not a valid JWT'],
+    ['no access token', { refreshToken: 'r' }, 'a pair without an accessToken'],
+    ['no refresh token', { accessToken: makePair('x').accessToken }, 'a pair without a refreshToken'],
+    [
+      'an access token that is not a JWT',
+      { accessToken: 'abc', refreshToken: 'r' },
+      'whose accessToken is not a valid JWT',
+    ],
     [
       'an access token without exp',
       { accessToken: makeJwt({ sub: 'u_1' }), refreshToken: 'r' },
@@ -123,7 +127,9 @@ describe('adopt a pair that cannot be used', () => {
     const { session } = setup({ transport: createTokenHandlerTransport('/auth', { fetch }) });
     await vi.advanceTimersByTimeAsync(0);
     fetch.mockClear();
-    await expect(session.adopt(handedOver('x'))).rejects.toThrow(/hand the pair to the handler on your server/);
+    await expect(session.adopt(handedOver('x'))).rejects.toThrow(
+      'hand the pair to `handler.adopt(request, pair)` on your server',
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 });

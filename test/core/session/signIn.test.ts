@@ -177,7 +177,11 @@ describe('signIn that fails', () => {
   it.each([
     ['HTTP 502', (call: StubCall) => call.respondRaw('Bad gateway', 502), /register answered HTTP 502/],
     ['the network', (call: StubCall) => call.fail(), /register failed on the network: .* cannot be reached/],
-    ['an answer without the field', (call: StubCall) => call.respond({ data: null }), /without data.register/],
+    [
+      'an answer without the field',
+      (call: StubCall) => call.respond({ data: null }),
+      /register answered without data\./,
+    ],
     [
       'a pair whose access token is not a JWT',
       (call: StubCall) => call.respond({ data: { register: { accessToken: 'x', refreshToken: 'r' } } }),
@@ -198,12 +202,10 @@ describe('signIn that fails', () => {
   it('refuses a name that is no door at once, naming the doors there are, and sends nothing', async () => {
     const { session, stub } = setup({ signIns: DOORS });
     await expect(session.signIn('regster', {})).rejects.toThrow(
-      'no sign-in door named "regster" (the doors there are: register, google, signIn, requestCode)',
+      'no sign-in door "regster" (doors: register, google, signIn, requestCode); add its mutation to `signIns`.',
     );
     const bare = setup();
-    await expect(bare.session.signIn('register', {})).rejects.toThrow(
-      /no sign-in door named "register" \(there are none\)/,
-    );
+    await expect(bare.session.signIn('register', {})).rejects.toThrow(/no sign-in door "register" \(doors: none\)/);
     await vi.advanceTimersByTimeAsync(0);
     expect(stub.calls).toEqual([]);
     expect(bare.stub.calls).toEqual([]);
@@ -238,23 +240,33 @@ describe('signIn that fails', () => {
 });
 
 describe('the signIns option', () => {
-  it('refuses a document that selects no single top-level field, naming the door, before any request', () => {
-    const fetch = vi.fn();
-    expect(() =>
-      createTokenAuth({ uri: '/graphql', fetch, signIns: { both: 'mutation { a { accessToken } b { x } }' } }),
-    ).toThrow(
-      'signIns.both must select one top-level field, whose answer is the pair (or the next step); it selects a, b.',
+  it('refuses an answer of several top-level fields, naming the door, and begins nothing', async () => {
+    const { session, stub } = setup({ signIns: { both: 'mutation { a { accessToken } b { x } }' } });
+    const signingIn = session.signIn('both', {});
+    await vi.advanceTimersByTimeAsync(0);
+    stub.calls[0]!.respond({ data: { a: makePair('a'), b: { x: 1 } } });
+    await expect(signingIn).rejects.toThrow('both answered a, b: a sign-in document selects one top-level field.');
+    expect(session.getState().status).toBe('unauthenticated');
+  });
+
+  it('says where to look when the server refuses the document itself', async () => {
+    const { session, stub } = setup({ signIns: DOORS });
+    const signingIn = session.signIn('register', {});
+    await vi.advanceTimersByTimeAsync(0);
+    stub
+      .last('register')
+      .respond(rejection('GRAPHQL_VALIDATION_FAILED', 'Cannot query field "register" on type "Mutation".'), 400);
+    const error = await signingIn.catch((e: unknown) => e);
+    expect(AuthRequestError.is(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      'register was refused as a document (Cannot query field "register" on type "Mutation".): check signIns.register.',
     );
-    expect(() => createTokenAuth({ uri: '/graphql', fetch, signIns: { broken: 'mutation {' } })).toThrow(
-      /signIns.broken is not a GraphQL document/,
-    );
-    expect(fetch).not.toHaveBeenCalled();
   });
 
   it('refuses documents beside a transport of the app’s, naming where they go', () => {
     const transport = { login: vi.fn(), refresh: vi.fn(), logout: vi.fn() };
     expect(() => createTokenAuth({ transport, signIns: { register: REGISTER } })).toThrow(
-      /`signIns` are documents for the default GraphQL transport, and `transport` is set/,
+      /`signIns` are for the default transport: pass them to createGraphQLTransport or createTokenHandler/,
     );
   });
 
