@@ -117,10 +117,11 @@ module.exports = [
   {
     // The whole test kit (test-only: none of it reaches the rows above). From 7.7 kB to 9.6 kB with `serve`'s command
     // line (issue 40, about 1.7 kB: its usage, options and banner), which a bundle that imports only
-    // createTestAuthServer drops.
+    // createTestAuthServer drops. To 12.2 kB with the sign-in doors beyond the contract (issue 45, 2.6 kB: six
+    // resolvers and their SDL, the one-time codes, the test identity provider), which every server has.
     name: './testing, without the core and ./react',
     path: 'dist/testing.js',
-    limit: '9.6 kB',
+    limit: '12.2 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCoreAndReact,

@@ -1,10 +1,7 @@
 // From the server's own module: the testing entry's React helpers are no part of the demo server.
 import type { SubscriptionServer } from '../../src/testing/attachSubscriptions.ts';
-import {
-  createTestAuthServer,
-  type TestAuthServer,
-  type TestAuthServerOptions,
-} from '../../src/testing/createTestAuthServer.ts';
+import { createTestAuthServer } from '../../src/testing/createTestAuthServer.ts';
+import type { TestAuthServer, TestAuthServerOptions } from '../../src/testing/TestAuthServer.ts';
 import type { TestAuthServerFaults } from '../../src/testing/faults.ts';
 import type { TestAuthServerStats } from '../../src/testing/stats.ts';
 

@@ -1,11 +1,18 @@
 import { GraphQLError } from 'graphql';
 
-/** The error codes that count as authentication failures (for `authErrorStatus`). */
+/**
+ * The error codes that count as authentication failures (for `authErrorStatus`): the contract's, and the refusals
+ * of the sign-in doors beyond it. `EMAIL_TAKEN` and `BAD_USER_INPUT` (of `register`) are not: they refuse the input.
+ */
 export const AUTH_ERROR_CODES: ReadonlySet<string> = new Set([
   'TOKEN_EXPIRED',
   'UNAUTHENTICATED',
   'INVALID_CREDENTIALS',
   'INVALID_REFRESH_TOKEN',
+  'SECOND_FACTOR_REQUIRED',
+  'INVALID_CODE',
+  'INVALID_CHALLENGE',
+  'INVALID_ID_TOKEN',
 ]);
 
 /** A GraphQL error whose `extensions.code` is `code`. */

@@ -1,9 +1,12 @@
 import type { TokenPair } from '../index';
 import { authError } from './authError';
+import type { IdTokenIssuer } from './createIdTokenIssuer';
+import type { OneTimeCodes } from './createOneTimeCodes';
+import { createSignInDoors, secondFactorRequired } from './createSignInDoors';
 import type { AccessClaims, Refusal, TokenSigner } from './createTokenSigner';
 import { takeDrop, type Pauses, type TestAuthServerFaults } from './faults';
 import { pushBounded, type TestAuthServerStats } from './stats';
-import { visibleClubs, type SeedUser } from './users';
+import { findByCredentials, visibleClubs, type SeedUser } from './users';
 
 const randomUUID = () => crypto.randomUUID();
 
@@ -30,9 +33,14 @@ export interface AuthServiceOptions {
   signer: TokenSigner;
   accessTokenTtl: number;
   refreshTokenTtl: number;
-  users: readonly SeedUser[];
+  /** The server's accounts, to which the sign-in doors add those who sign up. */
+  users: SeedUser[];
   stats: TestAuthServerStats;
   faults: TestAuthServerFaults;
+  /** The one-time codes of the sign-in doors (by e-mail, and second factors). */
+  codes: OneTimeCodes;
+  /** The test identity provider whose ID tokens `signInWithIdToken` takes. */
+  idTokens: IdTokenIssuer;
   /** The waits of delayed and hung resolvers, ended when the server closes. */
   pauses: Pauses;
 }
@@ -140,8 +148,9 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
     async loginWithEmailPassword({ email, password }: { email: string; password: string }, context: RequestContext) {
       stats.loginCalls += 1;
       await delayField('loginWithEmailPassword', context);
-      const user = users.find((candidate) => candidate.email === email && candidate.password === password);
+      const user = findByCredentials(users, email, password);
       if (user === undefined) throw authError('INVALID_CREDENTIALS', 'Invalid email or password');
+      if (user.secondFactor) throw secondFactorRequired();
       return { ...(await openSession(user)), user };
     },
 
@@ -186,6 +195,8 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       sessions.delete(claims.sid);
       return { success: true };
     },
+
+    ...withDelays(createSignInDoors({ ...options, openSession: (user) => openSession(user) }), delayField),
   };
 
   return {
@@ -203,4 +214,19 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       sessions.clear();
     },
   };
+}
+
+/** The resolvers `doors`, each waiting first for the delay `faults.delayMs` sets on its field. */
+function withDelays(
+  doors: Record<string, (args: never) => Promise<unknown>>,
+  delayField: (field: string, context: RequestContext) => Promise<void> | undefined,
+) {
+  const delayed = Object.entries(doors).map(([field, resolve]) => {
+    const resolver = async (args: never, context: RequestContext) => {
+      await delayField(field, context);
+      return resolve(args);
+    };
+    return [field, resolver] as const;
+  });
+  return Object.fromEntries(delayed);
 }

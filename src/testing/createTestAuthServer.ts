@@ -1,106 +1,19 @@
 import { graphql, type ExecutionResult } from 'graphql';
-import { type Clock, type TokenPair, systemClock } from '../index';
-import { createSubscriptionEndpoint, type SubscriptionServer } from './attachSubscriptions';
+import { systemClock } from '../index';
+import { createSubscriptionEndpoint } from './attachSubscriptions';
 import { onlyAuthErrors } from './authError';
 import { CONTROL_ROUTES, type ControlRoute } from './controlRoutes';
 import { createAuthService, type RequestContext } from './createAuthService';
+import { createIdTokenIssuer, readIdTokenOptions } from './createIdTokenIssuer';
+import { createOneTimeCodes } from './createOneTimeCodes';
 import { createTokenSigner } from './createTokenSigner';
-import { createPauses, noFaults, takeFailure, type TestAuthServerFaults } from './faults';
+import { createPauses, noFaults, takeFailure } from './faults';
 import { parseGraphqlBody, topLevelFields } from './graphqlRequest';
 import { schema } from './schema';
 import { serveHttp, type HandlerAnswer, type HttpListener } from './serveHttp';
-import { clearStats, emptyStats, pushBounded, statsSummary, type TestAuthServerStats } from './stats';
-import { seedUsers, type SeedUser, type TestUser } from './users';
-
-/** Options of {@link createTestAuthServer}. */
-export interface TestAuthServerOptions {
-  /** Access token lifetime in seconds. @defaultValue `900` (the spec's 15 minutes) */
-  accessTokenTtl?: number;
-  /** Refresh token lifetime in seconds. @defaultValue `2_592_000` (the spec's 30 days) */
-  refreshTokenTtl?: number;
-  /** The accounts that can log in. @defaultValue {@link TEST_USERS}: owner, admin and cashier `@demo.test` */
-  users?: readonly TestUser[];
-  /** HS256 secret. @defaultValue a random 32-byte secret per server */
-  secret?: string | Uint8Array;
-  /**
-   * The server's clock: `iat`/`exp` of the tokens it signs, their verification, and the moment a WebSocket's
-   * token expires. Give it the {@link TestClock} the session runs on and tokens expire for both at once; a test
-   * clock also waits, in `advance()`, for the requests this server is serving.
-   * @defaultValue the system clock
-   */
-  clock?: Clock;
-  /**
-   * HTTP status of responses whose only errors are auth errors (TOKEN_EXPIRED, UNAUTHENTICATED, INVALID_*); a
-   * batch gets it when every result carries only auth errors.
-   * @defaultValue `200`, as GraphQL over HTTP with `application/json`
-   */
-  authErrorStatus?: number;
-  /** ms between two events of the `ticker` subscription (graphql-ws, once listening). @defaultValue `500` */
-  tickerInterval?: number;
-  /**
-   * The `access-control-allow-origin` of every answer: `'*'`, or the one origin a browser app is served from
-   * (`'http://localhost:5173'`). Tokens travel in the `authorization` header, never in cookies, so `'*'` suffices.
-   * @defaultValue `'*'`
-   */
-  corsOrigin?: string;
-}
-
-/**
- * A spec-true auth server for tests: in-process through {@link TestAuthServer.fetch}, or over HTTP and
- * WebSocket once {@link TestAuthServer.listen | listening}.
- */
-export interface TestAuthServer {
-  /**
-   * The server as a Fetch-API handler, with `fetch`'s signature: hand it to MSW, stub the global `fetch` with
-   * it, or pass it as the `fetch` of `createTokenAuth` and `HttpLink`. No port is opened. It serves
-   * `…/graphql` (POST, one operation or a batch) and `…/control/*`, whatever the origin; a relative URL is
-   * taken as on any origin.
-   * @example
-   * ```ts
-   * const server = createTestAuthServer();
-   * const auth = createTokenAuth({ uri: '/graphql', fetch: server.fetch });
-   * ```
-   */
-  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-  /**
-   * Node only: serves the same over HTTP, and graphql-ws at the same `/graphql` when the optional peers `ws`
-   * and `graphql-ws` are installed. Resolves the GraphQL URL, e.g. `http://127.0.0.1:PORT/graphql`.
-   * @param port - `0` (default) picks a free one.
-   * @param host - default `127.0.0.1`.
-   */
-  listen(port?: number, host?: string): Promise<string>;
-  /** The GraphQL URL once listening, '' before. */
-  readonly url: string;
-  /**
-   * The graphql-ws URL once listening (`ws://127.0.0.1:PORT/graphql`); '' before, and when the optional peers `ws`
-   * and `graphql-ws` are not installed.
-   */
-  readonly wsUrl: string;
-  /**
-   * Ends every delayed or hung request (in-process: `fetch` rejects), stops listening and destroys every
-   * open socket. The server answers nothing after it.
-   */
-  close(): Promise<void>;
-  /** Counters and histories; `resetStats()` zeroes them in place. */
-  readonly stats: TestAuthServerStats;
-  /** Fault switches; mutate them. */
-  readonly faults: TestAuthServerFaults;
-  /** Zeroes every counter and empties the histories, in place. */
-  resetStats(): void;
-  /**
-   * Every access token issued so far is answered with TOKEN_EXPIRED from now on; later ones are fine. Sockets
-   * authenticated with one are treated as `ws.onExpiry` says.
-   */
-  expireAllAccessTokens(): void;
-  /** Revokes every session: all its access and refresh tokens are refused, and its sockets closed with 4403. */
-  revokeAllSessions(): void;
-  /** The graphql-ws endpoint at the same `/graphql` (once listening): its controls and counters. */
-  readonly ws: SubscriptionServer;
-  /** Opens a session for a user as login would (without counting a login), to pre-fill a client's store. */
-  issueTokens(email: string, opts?: { accessTokenTtl?: number; refreshTokenTtl?: number }): Promise<TokenPair>;
-  /** The accounts that can log in. */
-  readonly users: readonly SeedUser[];
-}
+import { clearStats, emptyStats, pushBounded, statsSummary } from './stats';
+import type { TestAuthServer, TestAuthServerOptions } from './TestAuthServer';
+import { seedUsers } from './users';
 
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-headers': 'authorization, content-type',
@@ -118,11 +31,21 @@ const ANY_ORIGIN = 'http://test-auth-server.invalid';
  * `TOKEN_EXPIRED` or `UNAUTHENTICATED` as the queries are, and then it does not run; `stats.renames` counts the ones
  * that ran), a public `catalogue` query that needs no token, a `ticker` subscription, fault switches and counters.
  *
+ * Beyond the contract, the sign-in doors that real APIs have, each of which opens a session as
+ * `loginWithEmailPassword` does: `register(email, password)` (a new account, role `MEMBER`), a one-time code by
+ * e-mail (`requestSignInCode(email)`, then `signInWithCode(email, code)`: single use, 10 minutes of the server's
+ * clock, 5 wrong tries), a second factor (`signIn(email, password)` answers the union `SignInResult`: the pair, or
+ * `SecondFactorRequired { challenge }` and a code, for `verifySecondFactor(challenge, code)`), and an ID token of a
+ * test identity provider (`signInWithIdToken(idToken)`, from {@link TestAuthServer.signIdToken}). The codes
+ * "sent by e-mail" are read with {@link TestAuthServer.codes}.
+ *
  * @remarks
  * The Fetch handler (`server.fetch`) runs anywhere WebCrypto does: Node, a browser under MSW, a worker. Only
  * `listen()` needs Node. Access tokens carry `sub`, `email`, `role`, `sid`, `jti`, `typ`, `iat`, `exp` (and a
  * custom role's `clubPermissions`/`orgPermissions`); errors carry `extensions.code`: `TOKEN_EXPIRED`,
- * `UNAUTHENTICATED`, `INVALID_CREDENTIALS`, `INVALID_REFRESH_TOKEN`, `BAD_REQUEST`, `NOT_FOUND` (`renameClub`).
+ * `UNAUTHENTICATED`, `INVALID_CREDENTIALS`, `INVALID_REFRESH_TOKEN`, `BAD_REQUEST`, `NOT_FOUND` (`renameClub`); and
+ * those of the sign-in doors: `SECOND_FACTOR_REQUIRED` (`loginWithEmailPassword` for an account with a second
+ * factor), `INVALID_CODE`, `INVALID_CHALLENGE`, `INVALID_ID_TOKEN`, `EMAIL_TAKEN` and `BAD_USER_INPUT` (`register`).
  *
  * @example In-process, with MSW:
  * ```ts
@@ -156,14 +79,19 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
         ? new TextEncoder().encode(options.secret)
         : options.secret;
   const users = seedUsers(options.users);
+  const now = () => clock.now();
+  const codes = createOneTimeCodes(now, options.onCode);
+  const idTokens = createIdTokenIssuer(now);
   const service = createAuthService({
-    signer: createTokenSigner(secret, () => clock.now()),
+    signer: createTokenSigner(secret, now),
     accessTokenTtl: options.accessTokenTtl ?? 900,
     refreshTokenTtl: options.refreshTokenTtl ?? 2_592_000,
     users,
     stats,
     faults,
     pauses,
+    codes,
+    idTokens,
   });
   const ws = createSubscriptionEndpoint({ service, tickerInterval: options.tickerInterval ?? 500, clock });
   let http: HttpListener | undefined;
@@ -209,11 +137,16 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     return json(status, body.batch ? results : results[0]);
   }
 
-  const runs: Record<ControlRoute['name'], () => unknown> = {
+  const runs: Record<ControlRoute['name'], (request: Request) => unknown> = {
     'expire-access-tokens': expireAllAccessTokens,
     'revoke-sessions': revokeAllSessions,
     'reset-stats': () => clearStats(stats),
     stats: () => statsSummary(stats),
+    codes: (request) => ({ codes: codes.issued(new URL(request.url).searchParams.get('email') ?? undefined) }),
+    'id-token': async (request) => {
+      const read = readIdTokenOptions(await request.json().catch(() => undefined));
+      return 'error' in read ? error(400, 'BAD_REQUEST', read.error) : { idToken: await idTokens.sign(read) };
+    },
   };
   const controls = new Map(CONTROL_ROUTES.map(({ name, method }) => [name as string, { method, run: runs[name] }]));
 
@@ -235,8 +168,8 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     }
     try {
       if (route.run === undefined) return await handleGraphql(request, hung);
-      const result = route.run();
-      return json(200, result ?? { ok: true });
+      const result = await route.run(request);
+      return result instanceof Response ? result : json(200, result ?? { ok: true });
     } catch (failure) {
       return pauses.closed ? 'lost' : error(500, 'INTERNAL_SERVER_ERROR', String(failure));
     }
@@ -315,6 +248,8 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     ws: ws.controls,
     issueTokens: service.issueTokens,
     users,
+    codes: (email) => codes.issued(email),
+    signIdToken: (claims) => idTokens.sign(claims),
   };
 }
 

@@ -1,7 +1,8 @@
 import { type ApolloCache, ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import type { ReactElement, ReactNode } from 'react';
 import { type TokenAuth, type TokenAuthOptions, createTokenAuth } from '../index';
-import { type TestAuthServer, type TestAuthServerOptions, createTestAuthServer } from './createTestAuthServer';
+import { createTestAuthServer } from './createTestAuthServer';
+import type { TestAuthServer, TestAuthServerOptions } from './TestAuthServer';
 import { type TestClock, createTestClock } from './createTestClock';
 import type { SeedUser, TestUser } from './users';
 

@@ -2,7 +2,7 @@
 export interface TestAuthServerFaults {
   /**
    * Delay (ms, real time) before a top-level field ('refreshToken', 'me', 'clubs', 'ping',
-   * 'loginWithEmailPassword', 'logout') is resolved.
+   * 'loginWithEmailPassword', 'logout', or a sign-in door such as 'signIn') is resolved.
    */
   delayMs: Partial<Record<string, number>>;
   /**

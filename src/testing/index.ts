@@ -5,7 +5,10 @@
  * @packageDocumentation
  * @module apollo-link-token-pair/testing
  */
-export { createTestAuthServer, type TestAuthServer, type TestAuthServerOptions } from './createTestAuthServer';
+export { createTestAuthServer } from './createTestAuthServer';
+export type { TestAuthServer, TestAuthServerOptions } from './TestAuthServer';
+export type { SignInCode } from './createOneTimeCodes';
+export type { IdTokenOptions } from './createIdTokenIssuer';
 export type { TestAuthServerStats } from './stats';
 export type { TestAuthServerFaults } from './faults';
 export type { SubscriptionServer, WsExpiry } from './attachSubscriptions';

@@ -1,6 +1,9 @@
 import { buildSchema } from 'graphql';
 
-/** The GraphQL schema of the auth service; resolvers come from the root value. */
+/**
+ * The GraphQL schema of the auth service; resolvers come from the root value. The contract's operations and
+ * sample fields, then the sign-in doors that real APIs have beyond the contract (an `extend type Mutation`).
+ */
 export const schema = buildSchema(/* GraphQL */ `
   type User {
     id: ID!
@@ -45,5 +48,30 @@ export const schema = buildSchema(/* GraphQL */ `
   type Subscription {
     "Ticks for the signed-in user, over graphql-ws; ends with TOKEN_EXPIRED when the connection's token expires."
     ticker: Tick!
+  }
+
+  type SignInCodeSent {
+    email: String!
+    "Seconds the code works for."
+    expiresIn: Int!
+  }
+  type SecondFactorRequired {
+    "What verifySecondFactor takes with the code sent by e-mail."
+    challenge: String!
+  }
+  union SignInResult = AuthPayload | SecondFactorRequired
+  extend type Mutation {
+    "A new account (role MEMBER) and its first pair. EMAIL_TAKEN, or BAD_USER_INPUT (a password under 8 characters, an e-mail without @)."
+    register(email: String!, password: String!): AuthPayload!
+    "Sends a 6-digit code by e-mail (the server's codes list and serve print it). An unknown e-mail gets the same answer, and no code."
+    requestSignInCode(email: String!): SignInCodeSent!
+    "A pair for the code requestSignInCode sent: single use, 10 minutes, 5 wrong tries spend it. INVALID_CODE otherwise."
+    signInWithCode(email: String!, code: String!): AuthPayload!
+    "As loginWithEmailPassword, but an account with a second factor gets SecondFactorRequired, and a code by e-mail."
+    signIn(email: String!, password: String!): SignInResult!
+    "A pair for the challenge of signIn and its code: single use, 10 minutes. INVALID_CHALLENGE, INVALID_CODE."
+    verifySecondFactor(challenge: String!, code: String!): AuthPayload!
+    "A pair for an ID token of the test identity provider; an unknown e-mail signs up (role MEMBER). INVALID_ID_TOKEN."
+    signInWithIdToken(idToken: String!): AuthPayload!
   }
 `);

@@ -12,6 +12,18 @@ export interface TestAuthServerStats {
   logoutCalls: number;
   /** `renameClub` calls that renamed a club: authenticated, the club visible to the user. A refused one is not counted. */
   renames: number;
+  /** `register` calls, successful or not (a sign-in door beyond the contract, as are the five below). */
+  registerCalls: number;
+  /** `requestSignInCode` calls, for any e-mail. */
+  requestSignInCodeCalls: number;
+  /** `signInWithCode` calls, successful or not. */
+  signInWithCodeCalls: number;
+  /** `signIn` calls, successful or not, a `SecondFactorRequired` answer included. */
+  signInCalls: number;
+  /** `verifySecondFactor` calls, successful or not. */
+  verifySecondFactorCalls: number;
+  /** `signInWithIdToken` calls, successful or not. */
+  signInWithIdTokenCalls: number;
   /** Count of TOKEN_EXPIRED errors sent. */
   tokenExpired: number;
   /** Every GraphQL POST (a batch counts once). */
@@ -20,7 +32,7 @@ export interface TestAuthServerStats {
   authorizationHeaders: string[];
   /** Every token argument received by refreshToken, in order (the last 10 000). */
   refreshTokensSubmitted: string[];
-  /** Every refresh token issued (by login, refresh or `issueTokens`), in order (the last 10 000). */
+  /** Every refresh token issued (by login, a sign-in door, refresh or `issueTokens`), in order (the last 10 000). */
   refreshTokensIssued: string[];
 }
 
@@ -36,6 +48,12 @@ export function emptyStats(): TestAuthServerStats {
     reuseDetections: 0,
     logoutCalls: 0,
     renames: 0,
+    registerCalls: 0,
+    requestSignInCodeCalls: 0,
+    signInWithCodeCalls: 0,
+    signInCalls: 0,
+    verifySecondFactorCalls: 0,
+    signInWithIdTokenCalls: 0,
     tokenExpired: 0,
     requests: 0,
     authorizationHeaders: [],

@@ -6,7 +6,7 @@ export interface TestUser {
   readonly id?: string;
   /** What it logs in with, and the `email` claim of its access tokens. */
   readonly email: string;
-  /** What it logs in with. */
+  /** What it logs in with; `''` for an account with no password (one `signInWithIdToken` signed up). */
   readonly password: string;
   /** The `role` claim: `OWNER`, the built-in `ADMIN`, or a custom role's name. */
   readonly role: string;
@@ -14,6 +14,12 @@ export interface TestUser {
   readonly clubIds?: readonly string[];
   /** Permission claims of a custom role, put in its access tokens. @defaultValue none */
   readonly permissions?: { readonly clubPermissions: readonly string[]; readonly orgPermissions: readonly string[] };
+  /**
+   * Whether signing in with its password asks for a second factor, a code "sent by e-mail" (beyond the contract):
+   * `signIn` answers `SecondFactorRequired`, and `loginWithEmailPassword` refuses with `SECOND_FACTOR_REQUIRED`.
+   * @defaultValue `false`
+   */
+  readonly secondFactor?: boolean;
 }
 
 /** A {@link TestUser} as a server holds it, with its id and clubs settled. */
@@ -23,8 +29,9 @@ export interface SeedUser extends TestUser {
 }
 
 /**
- * The accounts a test server has when given no `users`: an organization's owner, a built-in ADMIN and a
- * custom-role Cashier (with permission claims).
+ * The accounts a test server has when given no `users`: an organization's owner, a built-in ADMIN, a custom-role
+ * Cashier (with permission claims), and an ADMIN with a second factor (`twofactor@demo.test`, which signs in with
+ * `signIn` and `verifySecondFactor`, not with `loginWithEmailPassword`).
  */
 export const TEST_USERS: readonly SeedUser[] = [
   { id: 'u_owner', email: 'owner@demo.test', password: 'owner-pass', role: 'OWNER', clubIds: [] },
@@ -43,6 +50,14 @@ export const TEST_USERS: readonly SeedUser[] = [
     clubIds: ['c_uptown'],
     permissions: { clubPermissions: ['sales.read', 'sales.write'], orgPermissions: [] },
   },
+  {
+    id: 'u_twofactor',
+    email: 'twofactor@demo.test',
+    password: 'twofactor-pass',
+    role: 'ADMIN',
+    clubIds: ['c_downtown'],
+    secondFactor: true,
+  },
 ];
 
 /** The server's accounts: `users` with ids and clubs settled, or {@link TEST_USERS}. */
@@ -53,6 +68,20 @@ export function seedUsers(users: readonly TestUser[] = TEST_USERS): SeedUser[] {
     emails.add(user.email);
     return { ...user, id: user.id ?? `u_${index + 1}`, clubIds: user.clubIds ?? [] };
   });
+}
+
+/** The account that `email` and `password` sign in to; an account without a password has none. */
+export function findByCredentials(users: readonly SeedUser[], email: string, password: string): SeedUser | undefined {
+  return users.find((user) => user.email === email && user.password !== '' && user.password === password);
+}
+
+/** Adds an account to `users` (a server's, which grows as people sign up), with an id no account has yet. */
+export function addAccount(users: SeedUser[], account: Pick<TestUser, 'email' | 'password' | 'role'>): SeedUser {
+  let n = users.length + 1;
+  while (users.some((user) => user.id === `u_${n}`)) n += 1;
+  const user: SeedUser = { ...account, id: `u_${n}`, clubIds: [] };
+  users.push(user);
+  return user;
 }
 
 /** The clubs `user` may see: every club for the owner, the assigned ones for staff. */

@@ -1,10 +1,20 @@
-import type { TestAuthServer } from '../../src/testing';
+import { afterEach } from 'vitest';
+import { createTestAuthServer, type TestAuthServer, type TestAuthServerOptions } from '../../src/testing';
 
 export const LOGIN =
   'mutation($email:String!,$password:String!){loginWithEmailPassword(email:$email,password:$password){accessToken refreshToken user{id email role}}}';
 export const REFRESH = 'mutation($token:String!){refreshToken(token:$token){accessToken refreshToken}}';
 export const LOGOUT = 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}';
 export const ME = '{me{id email role}}';
+
+// The sign-in doors beyond the contract, each selecting what a client would read.
+const PAYLOAD = 'accessToken refreshToken user{id email role}';
+export const REGISTER = `mutation($email:String!,$password:String!){register(email:$email,password:$password){${PAYLOAD}}}`;
+export const REQUEST_CODE = 'mutation($email:String!){requestSignInCode(email:$email){email expiresIn}}';
+export const SIGN_IN_WITH_CODE = `mutation($email:String!,$code:String!){signInWithCode(email:$email,code:$code){${PAYLOAD}}}`;
+export const SIGN_IN = `mutation($email:String!,$password:String!){signIn(email:$email,password:$password){__typename ...on AuthPayload{${PAYLOAD}} ...on SecondFactorRequired{challenge}}}`;
+export const VERIFY_SECOND_FACTOR = `mutation($challenge:String!,$code:String!){verifySecondFactor(challenge:$challenge,code:$code){${PAYLOAD}}}`;
+export const SIGN_IN_WITH_ID_TOKEN = `mutation($idToken:String!){signInWithIdToken(idToken:$idToken){${PAYLOAD}}}`;
 export const MINUTE = 60_000;
 
 export interface GqlBody {
@@ -45,3 +55,16 @@ export async function login(target: TestAuthServer | string, email = 'admin@demo
 
 /** The `extensions.code` of each error. */
 export const codes = (body: GqlBody) => body.errors?.map((error) => error.extensions.code);
+
+/** A `start(options)` that creates a test server, each closed after the test that started it. */
+export function useTestServers(): (options?: TestAuthServerOptions) => TestAuthServer {
+  const servers: TestAuthServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return (options) => {
+    const server = createTestAuthServer(options);
+    servers.push(server);
+    return server;
+  };
+}

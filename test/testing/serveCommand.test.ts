@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { serveMain, TEST_USERS } from '../../src/testing';
 import { parseServeArgs, SERVE_DEFAULTS } from '../../src/testing/serve/parseServeArgs';
 import { useCleanups } from '../helpers/overHttp';
-import { gql, LOGIN, ME } from './helpers';
+import { codes, gql, LOGIN, ME, REQUEST_CODE, SIGN_IN, SIGN_IN_WITH_CODE, VERIFY_SECOND_FACTOR } from './helpers';
 
 const cleanups = useCleanups();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,11 +18,14 @@ const STARTUP = 30_000;
 
 /** What the banner says, read as a person would: the URLs, the users and their passwords, the control routes. */
 function readBanner(text: string) {
-  const users = [...text.matchAll(/^ {2}(\S+@\S+) \/ (\S+) +(\S+)$/gm)].map(([, email, password, role]) => ({
-    email: email!,
-    password: password!,
-    role: role!,
-  }));
+  const users = [...text.matchAll(/^ {2}(\S+@\S+) \/ (\S+) +(\S+)( \(second factor\))?$/gm)].map(
+    ([, email, password, role, secondFactor]) => ({
+      email: email!,
+      password: password!,
+      role: role!,
+      secondFactor: secondFactor !== undefined,
+    }),
+  );
   const routes = [...text.matchAll(/^ {2}(GET|POST) +(http:\/\/\S+)/gm)].map(([, method, url]) => ({
     method: method!,
     url: url!,
@@ -41,6 +44,28 @@ async function signIn(url: string, user: { email: string; password: string }) {
   const pair = body.data?.['loginWithEmailPassword'];
   expect(pair?.accessToken).toEqual(expect.any(String));
   return (await gql(url, ME, undefined, pair.accessToken)).body.data?.['me'];
+}
+
+/** The code `serve` printed last for `email`, of `kind` (`sign-in code for ada@example.test: 042917`). */
+function printedCode(lines: readonly string[], kind: 'sign-in' | 'second-factor', email: string) {
+  const prefix = `${kind} code for ${email}: `;
+  return [...lines]
+    .reverse()
+    .find((line) => line.startsWith(prefix))
+    ?.slice(prefix.length);
+}
+
+/**
+ * Signs in as an account with a second factor over HTTP: `loginWithEmailPassword` refuses it, `signIn` answers a
+ * challenge, and the code `serve` printed completes it. Then asks `me`.
+ */
+async function signInWithSecondFactor(url: string, user: { email: string; password: string }, lines: string[]) {
+  expect(codes((await gql(url, LOGIN, user)).body)).toEqual(['SECOND_FACTOR_REQUIRED']);
+  const { challenge } = (await gql(url, SIGN_IN, user)).body.data!['signIn'];
+  const code = printedCode(lines, 'second-factor', user.email);
+  expect(code).toMatch(/^\d{6}$/);
+  const { body } = await gql(url, VERIFY_SECOND_FACTOR, { challenge, code });
+  return (await gql(url, ME, undefined, body.data?.['verifySecondFactor'].accessToken)).body.data?.['me'];
 }
 
 /** Runs serveMain in-process until the returned `stop` aborts it. */
@@ -111,18 +136,56 @@ describe('parseServeArgs', () => {
 
 describe('serve, in-process (serveMain)', () => {
   it('prints the URLs, every user with its password and role, and the control routes, each of which answers', async () => {
-    const { banner } = await serveInProcess(['--port', '0', '--access-token-ttl', '60']);
+    const { banner, lines } = await serveInProcess(['--port', '0', '--access-token-ttl', '60']);
     expect(banner.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
     expect(banner.wsUrl).toBe(banner.url!.replace('http', 'ws'));
-    expect(banner.users).toEqual(TEST_USERS.map(({ email, password, role }) => ({ email, password, role })));
-    for (const user of banner.users) expect(await signIn(banner.url!, user)).toMatchObject({ email: user.email });
+    expect(banner.users).toEqual(
+      TEST_USERS.map(({ email, password, role, secondFactor }) => ({
+        email,
+        password,
+        role,
+        secondFactor: secondFactor === true,
+      })),
+    );
+    for (const user of banner.users) {
+      const me = user.secondFactor
+        ? await signInWithSecondFactor(banner.url!, user, lines)
+        : await signIn(banner.url!, user);
+      expect(me).toMatchObject({ email: user.email });
+    }
     expect(banner.routes.map(({ method, url }) => `${method} ${new URL(url).pathname}`)).toEqual([
       'POST /control/expire-access-tokens',
       'POST /control/revoke-sessions',
       'POST /control/reset-stats',
       'GET /control/stats',
+      'GET /control/codes',
+      'POST /control/id-token',
     ]);
-    for (const route of banner.routes) expect((await fetch(route.url, { method: route.method })).status).toBe(200);
+    for (const route of banner.routes) {
+      const body = route.method === 'POST' ? JSON.stringify({ email: 'ada@example.test' }) : undefined;
+      expect((await fetch(route.url, { method: route.method, body })).status).toBe(200);
+    }
+  });
+
+  it('lists the sign-in doors beyond the contract, and prints each one-time code as a door sends it', async () => {
+    const { banner, lines } = await serveInProcess(['--port', '0']);
+    const text = lines.join('\n');
+    for (const door of ['register', 'requestSignInCode', 'signInWithCode', 'signIn', 'verifySecondFactor']) {
+      expect(text).toMatch(new RegExp(`^ {2}.*\\b${door}\\(`, 'm'));
+    }
+    expect(text).toMatch(/^ {2}signInWithIdToken\(idToken\) +an ID token/m);
+
+    const printed = lines.length;
+    await gql(banner.url!, REQUEST_CODE, { email: 'nobody@demo.test' });
+    expect(lines.length).toBe(printed);
+    await gql(banner.url!, REQUEST_CODE, { email: 'admin@demo.test' });
+    expect(lines.slice(printed)).toEqual([expect.stringMatching(/^sign-in code for admin@demo\.test: \d{6}$/)]);
+
+    const code = printedCode(lines, 'sign-in', 'admin@demo.test');
+    const { body } = await gql(banner.url!, SIGN_IN_WITH_CODE, { email: 'admin@demo.test', code });
+    expect(body.data?.['signInWithCode'].user).toEqual({ id: 'u_admin', email: 'admin@demo.test', role: 'ADMIN' });
+    const listed = await (await fetch(banner.url!.replace('/graphql', '/control/codes?email=admin@demo.test'))).json();
+    expect(listed.codes).toEqual([expect.objectContaining({ email: 'admin@demo.test', kind: 'sign-in', code })]);
   });
 
   it('answers with the origin given to --cors', async () => {

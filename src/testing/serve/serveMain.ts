@@ -1,5 +1,5 @@
 import { createTestAuthServer } from '../createTestAuthServer';
-import { formatServeBanner } from './formatServeBanner';
+import { formatServeBanner, formatSignInCode } from './formatServeBanner';
 import { parseServeArgs, SERVE_DEFAULTS } from './parseServeArgs';
 
 // A function, so that a bundle without serveMain drops the text.
@@ -9,7 +9,8 @@ const usage =
 
 Starts the package's spec test server, a GraphQL API that implements the token-pair contract, for developing an
 app against: seeded users, the spec's lifetimes unless told otherwise, control routes to expire or revoke every
-session. For development only: its keys live in memory, and its sessions end when it stops.
+session, and the sign-in doors of real APIs beyond the contract (sign-up, a code by e-mail, a second factor, an ID
+token), whose codes it prints. For development only: its keys live in memory, and its sessions end when it stops.
 
   --port               port to listen on; 0 picks a free one          (default ${SERVE_DEFAULTS.port})
   --host               address to listen on                           (default ${SERVE_DEFAULTS.host})
@@ -29,7 +30,8 @@ export interface ServeIo {
 
 /**
  * Runs `apollo-link-token-pair serve …` (`args` after the command's name): starts {@link createTestAuthServer} over
- * HTTP, prints its URLs, users and control routes, and serves until stopped. Resolves the exit code: `0` once
+ * HTTP, prints its URLs, users, sign-in doors and control routes, and serves until stopped, printing each one-time
+ * code a door sends (`sign-in code for ada@example.test: 042917`). Resolves the exit code: `0` once
  * stopped, `1` when it cannot listen, `2` for a bad command line.
  *
  * @example
@@ -51,6 +53,7 @@ export async function serveMain(args: readonly string[], io: ServeIo = {}): Prom
     accessTokenTtl: options.accessTokenTtl,
     refreshTokenTtl: options.refreshTokenTtl,
     corsOrigin: options.cors,
+    onCode: (code) => out(formatSignInCode(code)),
   });
   try {
     await server.listen(options.port, options.host);
