@@ -3,7 +3,9 @@ import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   AuthRejectedError,
   AuthRequestError,
+  createMemoryTokenStore,
   createTokenAuth,
+  shareTokenStore,
   type TokenAuthTransport,
   type TokenAuthEvent,
   type TransportAnswer,
@@ -117,6 +119,27 @@ describe('signIn through a door that answers a pair', () => {
     expect(stub.of('logout').map((call) => call.variables.refreshToken)).toEqual(['refresh-p1', 'refresh-same']);
     // Only the other user ended the first session.
     expect(onSessionEnd.mock.calls).toEqual([[expect.objectContaining({ reason: 'replaced', elsewhere: false })]]);
+  });
+});
+
+describe('a door’s session in sessions that share a store', () => {
+  it('is followed by the other tabs with no request, and ended in them by a logout', async () => {
+    const { session, stub, open } = setup({ signIns: DOORS, store: shareTokenStore(createMemoryTokenStore()) });
+    const other = open();
+    await vi.advanceTimersByTimeAsync(0);
+    const signingIn = session.signIn('register', { email: 'new@b.test', password: 'correct horse' });
+    await vi.advanceTimersByTimeAsync(0);
+    // The other tab knows the user from the token's claims: the same as the door's answer, as on a real server.
+    answerPair(stub.last('register'), 'register', { id: 'u_1', email: 'a@b.test', role: 'ADMIN' });
+    await signingIn;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(other.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1', email: 'a@b.test' } });
+    expect(other.getState().expiresAt).toBe(session.getState().expiresAt);
+    expect(stub.calls.map((call) => call.field)).toEqual(['register']);
+    stub.auto = true;
+    await session.logout();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(other.getState().status).toBe('unauthenticated');
   });
 });
 
