@@ -59,12 +59,13 @@ export function readTokenPair(value: unknown, operation: string, now: number): T
 /**
  * Checks a pair the app hands over (`adopt`): an access token that decodes as a JWT with `exp`, and a refresh
  * token. It carries no `receivedAt`: it was not issued for this client just now, so it is timed by its `exp`.
+ * `caller` names the call in the message (`handler.adopt()` on a token handler).
  *
  * @throws A `TypeError` that says what is wrong with the pair.
  */
-export function readAdoptedPair(value: unknown): TokenPair {
+export function readAdoptedPair(value: unknown, caller = 'adopt()'): TokenPair {
   const { accessToken, refreshToken } = (value ?? {}) as Partial<Record<keyof TokenPair, unknown>>;
-  const wrong = (what: string) => new TypeError(`apollo-link-token-pair: adopt() was handed a pair whose ${what}.`);
+  const wrong = (what: string) => new TypeError(`apollo-link-token-pair: ${caller} was handed a pair whose ${what}.`);
   if (typeof accessToken !== 'string' || !accessToken) throw wrong('accessToken is not a string');
   if (typeof refreshToken !== 'string' || !refreshToken) throw wrong('refreshToken is not a string');
   let claims: TokenClaims;
