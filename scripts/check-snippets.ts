@@ -162,9 +162,12 @@ function exportsPrelude(paths: Record<string, string[]>, options: ts.CompilerOpt
         const declaration = target.declarations?.find(
           (d) => ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isClassDeclaration(d),
         ) as ts.InterfaceDeclaration | ts.TypeAliasDeclaration | ts.ClassDeclaration | undefined;
-        const params = declaration?.typeParameters?.map((p) => p.name.text) ?? [];
-        const generic = params.length ? `<${params.join(', ')}>` : '';
-        globals.push(`  type ${name}${generic} = E${index}.${name}${generic};`);
+        const params = declaration?.typeParameters ?? [];
+        // Declared as the export declares them (constraints and defaults name public types, global here too), so
+        // that `TokenAuth` stands for `TokenAuth<SignInDocuments>` as it does in the package.
+        const declared = params.length ? `<${params.map((p) => p.getText()).join(', ')}>` : '';
+        const generic = params.length ? `<${params.map((p) => p.name.text).join(', ')}>` : '';
+        globals.push(`  type ${name}${declared} = E${index}.${name}${generic};`);
       }
     }
   });

@@ -41,6 +41,11 @@ export interface TokenAuth<Doors extends SignInDocuments = SignInDocuments> {
    *
    * @example A code sent by e-mail, then the code
    * ```ts
+   * const REQUEST_CODE = 'mutation ($email: String!) { requestSignInCode(email: $email) { email expiresIn } }';
+   * const WITH_CODE =
+   *   'mutation ($email: String!, $code: String!) { signInWithCode(email: $email, code: $code) { accessToken refreshToken user { id email role } } }';
+   * declare const email: string, code: string; // what the person typed
+   *
    * const auth = createTokenAuth({ uri: '/graphql', signIns: { requestCode: REQUEST_CODE, withCode: WITH_CODE } });
    * await auth.signIn('requestCode', { email }); // { next: { email, expiresIn } }: show the code field
    * const { user } = await auth.signIn('withCode', { email, code });

@@ -27,5 +27,6 @@ export {
   type TimelineKind,
 } from '../core/timeline/describeEvent';
 export { redact } from '../core/timeline/redact';
+export { readAdoptedPair } from '../core/tokens/readTokenPair';
 export { CHAIN_PROBE_KEY, type ChainProbe } from '../link/chainProbe';
 export { readSignInDocument, type SignInDoor } from '../core/transports/readSignInDocument';

@@ -1,4 +1,4 @@
-import type { GraphQLTransportOptions } from '../index';
+import type { GraphQLTransportOptions, SignInDocuments } from '../index';
 import type { LoginThrottle } from './LoginThrottle';
 import type { RotationCache } from './RotationCache';
 import type { Secrets } from './sealCookie';
@@ -21,7 +21,10 @@ export interface TokenHandlerOptions {
    * ```
    */
   secret: Secrets;
-  /** Where the routes live: `{basePath}/login`, `/refresh` and `/logout`. @defaultValue `'/auth'` */
+  /**
+   * Where the routes live: `{basePath}/login`, `/sign-in`, `/refresh` and `/logout`.
+   * @defaultValue `'/auth'`
+   */
   basePath?: string;
   /**
    * Origins, besides the handler's own, whose pages may call the routes (`https://app.example.com`). Requests
@@ -75,8 +78,31 @@ export interface TokenHandlerOptions {
   /** Documents for an upstream whose mutations have other names: see `createGraphQLTransport`. */
   documents?: GraphQLTransportOptions['documents'];
   /**
-   * Slows down password guessing: asked before each login is sent upstream, it may refuse it (HTTP 429 with
-   * `Retry-After`). The recipe with rate-limiter-flexible on Redis is in docs/token-handler.md.
+   * The app's own sign-in mutations, by name, that the page's `auth.signIn(name, variables)` runs through
+   * `{basePath}/sign-in`: sign-up, a one-time code, a second factor, a social ID token. They live here, on the
+   * server, because the answer carries the refresh token, which the page must never see, and so that a page can
+   * run these mutations and no others: it sends a name and variables, never a document. Each selects one top-level
+   * field, as `signIns` of `createGraphQLTransport`: a pair (`accessToken`, `refreshToken`, optionally `user`)
+   * begins the session as a login does; any other answer is handed to the page as the `next` step. A document that
+   * selects no single top-level field throws here, naming the door.
+   * @example
+   * ```ts
+   * createTokenHandler({
+   *   uri,
+   *   secret,
+   *   signIns: {
+   *     register:
+   *       'mutation ($email: String!, $password: String!) { register(email: $email, password: $password) { accessToken refreshToken user { id email role } } }',
+   *     requestCode: 'mutation ($email: String!) { requestSignInCode(email: $email) { email expiresIn } }',
+   *   },
+   * });
+   * ```
+   */
+  signIns?: SignInDocuments;
+  /**
+   * Slows down password guessing: asked before each login, and each sign-in through a door of `signIns`, is sent
+   * upstream, it may refuse it (HTTP 429 with `Retry-After`). The recipe with rate-limiter-flexible on Redis is in
+   * docs/token-handler.md.
    */
   loginThrottle?: LoginThrottle;
   /** Failures nobody awaits (a revocation that did not reach the upstream, a cache that failed). Never carries a token. */

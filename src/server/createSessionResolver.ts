@@ -46,7 +46,11 @@ export interface SessionResolver {
    * `replaced`: by a sign-in in this browser, whose answer sets the new cookie. Resolves whether the upstream
    * has the session ended (told so, or it was over there already).
    */
-  revoke(request: Request, found: CookieSession, options?: { readonly replaced?: boolean }): Promise<boolean>;
+  revoke(
+    request: Pick<Request, 'headers'>,
+    found: CookieSession,
+    options?: { readonly replaced?: boolean },
+  ): Promise<boolean>;
   /** Logs out the session of `request`'s cookie: resolves whether the upstream has it ended. */
   end(request: Request): Promise<boolean>;
   /** The refusal of a session too large for the cookies a browser keeps (reported); `size` says what made it so. */
@@ -150,7 +154,11 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
     return json(200, { accessToken: a, user: u ?? null, age: Math.max(0, now() - t) }, cookies);
   }
 
-  async function revoke(request: Request, found: CookieSession, { replaced = false } = {}): Promise<boolean> {
+  async function revoke(
+    request: Pick<Request, 'headers'>,
+    found: CookieSession,
+    { replaced = false } = {},
+  ): Promise<boolean> {
     const key = await keyOf(found.r);
     await rotator.settled(key);
     const kept = await rotator.newest(key).catch(() => undefined);

@@ -1,14 +1,18 @@
+import type { AdoptedPair } from '../index';
+import { type AdoptedSession, createAdopt } from './createAdopt';
 import { createLoginRoute } from './createLoginRoute';
 import { createLoginThrottleGate } from './createLoginThrottleGate';
 import { createSessionResolver } from './createSessionResolver';
+import { createSignInRoute } from './createSignInRoute';
 import { createUpstream } from './createUpstream';
-import { createRequestGuard, type GuardedRequest } from './guardRequest';
+import { createRequestGuard, type GuardedRequest, type TokenHandlerRoute } from './guardRequest';
 import { jsonResponse as json } from './jsonResponse';
 import { type TokenHandlerError, type TokenHandlerUser, UNAVAILABLE } from './Outcome';
 import { readHandlerOptions } from './readHandlerOptions';
 import { createSessionCookie } from './sessionCookie';
 import type { TokenHandlerOptions } from './TokenHandlerOptions';
 
+export type { AdoptedSession } from './createAdopt';
 export { TOKEN_HANDLER_HEADER } from './guardRequest';
 export type { TokenHandlerError, TokenHandlerUser } from './Outcome';
 export type { TokenHandlerCookieOptions, TokenHandlerOptions } from './TokenHandlerOptions';
@@ -39,6 +43,38 @@ export interface TokenHandler {
    * browser renew once). Send `setCookie` back with the page.
    */
   getServerSession(request: { readonly headers: Headers }): Promise<ServerSession>;
+  /**
+   * Begins a session from a pair the app's own server obtained (an OAuth callback, an invitation link, a magic
+   * link): seals it into the cookie of `request`'s browser as a login would, revoking the session that browser had,
+   * and resolves the `Set-Cookie` values to send back with the server's response. `user` is what the cookie keeps
+   * of the user (else the page reads the access token's claims).
+   *
+   * @remarks
+   * Nothing is sent upstream about the pair. The page then restores the session with one `/refresh`, as after a
+   * reload, answered from the cookie while the access token is fresh. The page never holds the refresh token, so
+   * this is the token handler's `adopt`: the page's `auth.adopt(pair)` is refused in token-handler mode.
+   *
+   * @throws A `TypeError` saying what is wrong when the pair is not an access token that decodes as a JWT with
+   * `exp` and a non-empty refresh token; an `Error` when the handler is misconfigured, or the pair does not fit in
+   * the cookies a browser keeps.
+   *
+   * @example An OAuth callback that redirects to the app with the session's cookie
+   * ```ts
+   * const handler = createTokenHandler({ uri, secret });
+   * declare function exchangeCode(code: string): Promise<{ accessToken: string; refreshToken: string }>;
+   *
+   * // app/auth/callback/route.ts (Next.js App Router): GET /auth/callback?code=…
+   * export async function GET(request: Request): Promise<Response> {
+   *   const code = new URL(request.url).searchParams.get('code') ?? '';
+   *   const pair = await exchangeCode(code); // your API's own sign-in, on the server
+   *   const { setCookie } = await handler.adopt(request, pair);
+   *   const headers = new Headers({ location: '/' });
+   *   for (const cookie of setCookie) headers.append('set-cookie', cookie);
+   *   return new Response(null, { status: 303, headers });
+   * }
+   * ```
+   */
+  adopt(request: { readonly headers: Headers }, pair: AdoptedPair, user?: TokenHandlerUser): Promise<AdoptedSession>;
 }
 
 /**
@@ -48,7 +84,8 @@ export interface TokenHandler {
  *
  * @remarks
  * Routes, all `POST` with JSON, each requiring the `x-token-handler` header and an allowed `Origin`:
- * `{basePath}/login` (`{ email, password }` → `{ accessToken, user }`), `{basePath}/refresh`
+ * `{basePath}/login` (`{ email, password }` → `{ accessToken, user }`), `{basePath}/sign-in` (`{ name,
+ * variables }`: the door `name` of `signIns` → `{ accessToken, user }`, or `{ next }`), `{basePath}/refresh`
  * (`{ accessToken? }`: the token the page wants replaced, the one the API refused → `{ accessToken, user }`) and
  * `{basePath}/logout`. Refusals answer `{ error: { code, message } }` (see {@link TokenHandlerError}). Requests
  * that present one refresh token at once, or within `graceTime`, cause one upstream refresh and receive the same
@@ -71,7 +108,14 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const sessions = createSessionResolver({ ...config, cookie, upstream });
   const guard = createRequestGuard(config);
   const gate = createLoginThrottleGate({ throttle: config.loginThrottle, report });
-  const login = createLoginRoute({ ...config, cookie, sessions, upstream, gate });
+  const parts = { ...config, cookie, sessions, upstream, gate };
+  const adopt = createAdopt(parts);
+  const routes: Record<TokenHandlerRoute, (request: Request, guarded: GuardedRequest) => Promise<Response>> = {
+    login: createLoginRoute(parts),
+    'sign-in': createSignInRoute(parts),
+    refresh,
+    logout,
+  };
   let misconfigurationTold = false;
 
   async function refresh(request: Request, { body }: GuardedRequest): Promise<Response> {
@@ -108,8 +152,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     if (misconfigured) return json(500, { error: { code: 'MISCONFIGURED', message: misconfiguration() } });
     const checked = await guard.check(request);
     if (checked instanceof Response) return guard.share(request, checked);
-    const route = checked.route === 'login' ? login : checked.route === 'refresh' ? refresh : logout;
-    return guard.share(request, await route(request, checked));
+    return guard.share(request, await routes[checked.route](request, checked));
   }
 
   async function getServerSession(request: { readonly headers: Headers }): Promise<ServerSession> {
@@ -127,5 +170,12 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     };
   }
 
-  return Object.assign(handle, { basePath, getServerSession });
+  return Object.assign(handle, {
+    basePath,
+    getServerSession,
+    adopt: async (...args: Parameters<TokenHandler['adopt']>) => {
+      if (misconfigured) throw new Error(misconfiguration());
+      return adopt(...args);
+    },
+  });
 }

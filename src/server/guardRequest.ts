@@ -6,7 +6,7 @@ import { BODY_LIMIT, readBody } from './readBody';
 export const TOKEN_HANDLER_HEADER = 'x-token-handler';
 
 /** The routes of a token handler. */
-export type TokenHandlerRoute = 'login' | 'refresh' | 'logout';
+export type TokenHandlerRoute = 'login' | 'sign-in' | 'refresh' | 'logout';
 
 /** What {@link createRequestGuard} needs to know. */
 export interface RequestGuardOptions extends OwnOriginOptions {
@@ -22,11 +22,11 @@ export interface GuardedRequest {
   readonly body: Record<string, unknown>;
 }
 
-const ROUTES = new Set<string>(['login', 'refresh', 'logout']);
+const ROUTES = new Set<string>(['login', 'sign-in', 'refresh', 'logout']);
 
 /**
  * Creates the request guard of a token handler: what a request must be before any route reads its cookie. A
- * `POST` to `{basePath}/login`, `/refresh` or `/logout`, with the `x-token-handler` header, from the handler's
+ * `POST` to `{basePath}/login`, `/sign-in`, `/refresh` or `/logout`, with the `x-token-handler` header, from the handler's
  * own origin or an allowed one (a refused origin is named, with the one expected and the options to set, and
  * logged once), with a JSON object of at most 16 kB as its body, not read whole when larger. Anything else is
  * answered here: 404, 405, 403, 413 or 400; a CORS preflight from an allowed origin gets its 204.

@@ -14,6 +14,7 @@ export {
   type TokenHandlerUser,
   type TokenHandlerError,
   type ServerSession,
+  type AdoptedSession,
 } from './createTokenHandler';
 export { createMemoryRotationCache, type RotationCache } from './RotationCache';
 export { createRedisRotationCache, type RedisCommands } from './createRedisRotationCache';

@@ -1,4 +1,5 @@
-import type { GraphQLTransportOptions } from '../index';
+import type { GraphQLTransportOptions, SignInDocuments } from '../index';
+import { readSignInDocument, type SignInDoor } from '../internal';
 import type { LoginThrottle } from './LoginThrottle';
 import { processWide } from './processWide';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
@@ -36,6 +37,8 @@ export interface HandlerConfig {
   readonly fetch: typeof fetch | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly documents: GraphQLTransportOptions['documents'];
+  /** The sign-in doors of `signIns`, by name, each document read and checked once. */
+  readonly signIns: ReadonlyMap<string, SignInDoor>;
   readonly loginThrottle: LoginThrottle | undefined;
   /** `onError`, made safe: it is always given an `Error`, and a logger that throws is ignored. */
   readonly report: (error: unknown) => void;
@@ -80,6 +83,7 @@ export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig 
     fetch: options.fetch,
     headers: options.headers,
     documents: options.documents,
+    signIns: readSignIns(options.signIns),
     loginThrottle: options.loginThrottle,
     report: (error) => {
       try {
@@ -99,4 +103,12 @@ function readMisconfiguration(options: TokenHandlerOptions): string | undefined 
   return unset.length
     ? `The token handler has no \`${unset.join('` and no `')}\`: set ${unset.map((option) => (option === 'uri' ? 'the upstream GraphQL URL' : 'a secret of at least 32 bytes (`openssl rand -base64 32`)')).join(' and ')} in createTokenHandler.`
     : undefined;
+}
+
+// A document of the wrong shape throws at once, as a secret of the wrong shape does: it is the app's code, not an
+// environment variable a build may lack, and the same mistake in every environment.
+function readSignIns(signIns: SignInDocuments = {}): ReadonlyMap<string, SignInDoor> {
+  return new Map(
+    Object.entries(signIns).map(([name, document]) => [name, readSignInDocument(name, document, 'signIns')]),
+  );
 }

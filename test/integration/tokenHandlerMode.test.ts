@@ -8,6 +8,7 @@ import {
   type TokenAuthOptions,
 } from '../../src';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
+import { NEWCOMER, startDoorsHandler } from '../helpers/doorsUpstream';
 import { type CookieJar, pageFetch, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
 
 const cleanups = useCleanups();
@@ -245,5 +246,48 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     // The two 503s were answered in front of the service: one refresh ran there.
     expect(rig.upstream.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
     expect(rig.jar.get()).not.toBe(cookie);
+  });
+});
+
+describe('sign-in doors through the handler, from the page', () => {
+  it("auth.signIn('register', …) begins the page's session through the handler's door, and a reload restores it", async () => {
+    const rig = await startDoorsHandler(cleanups);
+    // Every answer the page's fetch receives, as it read it.
+    const answers: unknown[] = [];
+    const page = openPage(rig, {
+      transport: createTokenHandlerTransport(`${rig.origin}/auth`, {
+        fetch: pageFetch(rig.jar, rig.origin, fetch, answers),
+      }),
+    });
+    await settled(page.auth);
+
+    const registered = await page.auth.signIn('register', { email: NEWCOMER.email, password: NEWCOMER.password });
+    expect(registered.user).toMatchObject({ id: 'u_new', email: NEWCOMER.email, role: 'MEMBER' });
+    expect(page.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_new' } });
+    await expect(ping(page.client, 1)).resolves.toMatchObject({ data: { ping: 1 } });
+
+    // A step with no pair: the next step, and the session as it was.
+    await expect(page.auth.signIn('requestCode', { email: NEWCOMER.email })).resolves.toEqual({
+      next: { email: NEWCOMER.email, expiresIn: 600 },
+    });
+    // A door the handler does not have: refused in its words, nothing sent upstream.
+    const unknown = await page.auth.signIn('resetPassword', {}).catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ name: 'AuthRequestError', status: 404 });
+    expect((unknown as Error).message).toContain(
+      'No sign-in door named "resetPassword" (the doors there are: register',
+    );
+    expect(page.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_new' } });
+    page.auth.dispose();
+
+    const reloaded = openPage(rig);
+    await settled(reloaded.auth);
+    expect(reloaded.auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_new' } });
+    expect(rig.doors.received).toEqual(['register', 'requestSignInCode']);
+    expect(rig.upstream.stats.refreshCalls).toBe(0);
+    // The page never held the refresh token, nor read it in any answer.
+    const [issued] = rig.upstream.stats.refreshTokensIssued;
+    expect(answers.length).toBeGreaterThanOrEqual(4);
+    expect(JSON.stringify(answers)).not.toContain(issued);
+    expect(JSON.stringify(reloaded.auth.getState())).not.toContain(issued);
   });
 });

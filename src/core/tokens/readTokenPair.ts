@@ -59,11 +59,12 @@ export function readTokenPair(value: unknown, operation: string, now: number): T
 /**
  * Checks a pair the app hands over (`adopt`): a refresh token, and an access token that decodes as a JWT with
  * `exp`. It carries no `receivedAt`: it was not issued for this client just now, so it is timed by its `exp`.
+ * `caller` names the call in the message (`handler.adopt()` on a token handler).
  *
  * @throws A `TypeError` that says what is wrong with the pair.
  */
-export function readAdoptedPair(value: unknown): TokenPair {
-  const wrong = (what: string) => new TypeError(`apollo-link-token-pair: adopt() was handed a pair ${what}.`);
+export function readAdoptedPair(value: unknown, caller = 'adopt()'): TokenPair {
+  const wrong = (what: string) => new TypeError(`apollo-link-token-pair: ${caller} was handed a pair ${what}.`);
   const pair = (value ?? {}) as Partial<TokenPair>;
   if (!pair.accessToken || typeof pair.accessToken !== 'string') throw wrong('without an accessToken');
   if (!isTokenPair(pair)) throw wrong('without a refreshToken');

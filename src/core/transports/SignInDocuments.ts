@@ -23,12 +23,15 @@ export type SignInVariables<Document> =
       : Variables
     : AnyVariables;
 
-/** The value of a door's one top-level field, as `next` carries it: typed when its document is. */
+/**
+ * The value of a door's one top-level field, as `next` carries it: typed when its document is, without the members
+ * that hold an access token (those begin the session instead).
+ */
 export type SignInNext<Document> =
   Document extends TypedDocumentNode<infer Result, infer _Variables>
     ? unknown extends Result
       ? unknown
-      : Result[keyof Result]
+      : Exclude<Result[keyof Result], { readonly accessToken: string }>
     : unknown;
 
 /** A pair the app already holds, for `adopt`: from an invitation link, a native SDK, another library. */

@@ -1,0 +1,60 @@
+import type { AnyVariables } from '../index';
+import { getClientAddress } from './clientAddress';
+import type { GuardedRequest } from './guardRequest';
+import { jsonResponse as json } from './jsonResponse';
+import type { HandlerConfig } from './readHandlerOptions';
+import { signInUpstream, type SignInUpstreamOptions } from './signInUpstream';
+
+/** What {@link createSignInRoute} needs. */
+export interface SignInRouteOptions extends SignInUpstreamOptions, Pick<HandlerConfig, 'trustProxy' | 'signIns'> {}
+
+/**
+ * Creates the sign-in route, `{basePath}/sign-in`: `{ name, variables? }` runs the door `name` of `signIns`
+ * (the app's own mutation, held here) with `variables`, past the same throttle and checks as a login. A pair
+ * begins the session as a login does; any other answer is `{ next }`. The page names a door, and never sends a
+ * document: a name that is no door is 404 `UNKNOWN_SIGN_IN`, and nothing is sent upstream.
+ */
+export function createSignInRoute(
+  options: SignInRouteOptions,
+): (request: Request, guarded: GuardedRequest) => Promise<Response> {
+  const { upstream, trustProxy, signIns } = options;
+
+  return async function signIn(request, { body }) {
+    const { name, variables = {} } = body;
+    // Only these two fields: a page that sends a document (`query`) must learn that it is not run.
+    if (
+      Object.keys(body).some((key) => key !== 'name' && key !== 'variables') ||
+      typeof name !== 'string' ||
+      typeof variables !== 'object' ||
+      variables === null ||
+      Array.isArray(variables)
+    ) {
+      return json(400, {
+        error: {
+          code: 'BAD_REQUEST',
+          message:
+            'Send { "name": string, "variables"?: object }: the handler runs its own sign-in doors by name, and no document a page sends.',
+        },
+      });
+    }
+    if (!signIns.has(name)) {
+      const doors = signIns.size ? `the doors there are: ${[...signIns.keys()].join(', ')}` : 'there are none';
+      return json(404, {
+        error: {
+          code: 'UNKNOWN_SIGN_IN',
+          message: `No sign-in door named "${name}" (${doors}). Add its mutation to the \`signIns\` of createTokenHandler.`,
+        },
+      });
+    }
+    const given = variables as AnyVariables;
+    return signInUpstream(options, request, {
+      attempt: {
+        email: typeof given['email'] === 'string' ? given['email'] : '',
+        door: name,
+        address: getClientAddress(request, { trustProxy }).address,
+        request,
+      },
+      call: (signal) => upstream.transport(request, { signIn: name }).signIn!(name, given, signal),
+    });
+  };
+}
