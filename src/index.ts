@@ -13,6 +13,7 @@ export type { LockEvent } from './core/stores/openStore';
 export { logTokenAuth, type LogTokenAuthOptions } from './core/timeline/logTokenAuth';
 export type { ObservedSession } from './core/timeline/createTimeline';
 export type { TokenAuthState, TokenUser, SessionEnd } from './core/session/TokenAuthState';
+export type { ReadUser, UserFields } from './core/session/readTokenUser';
 export type { TokenStore, TokenStorage } from './core/stores/TokenStore';
 export type { TokenPair } from './core/tokens/TokenPair';
 export { createMemoryTokenStore } from './core/stores/createMemoryTokenStore';

@@ -30,3 +30,4 @@ export { redact } from '../core/timeline/redact';
 export { readAdoptedPair } from '../core/tokens/readTokenPair';
 export { CHAIN_PROBE_KEY, type ChainProbe } from '../link/chainProbe';
 export { readSignInDocument, type SignInDoor } from '../core/transports/readSignInDocument';
+export { readTokenUser, type ReadUser, type UserFields } from '../core/session/readTokenUser';

@@ -50,7 +50,7 @@ export interface AuthContextValue {
    * the session ends; this only waits for it.
    */
   readonly logout: () => Promise<void>;
-  /** Whether the user's role is `role`, or one of `role` when given a list. */
+  /** Whether the user holds `role` (among `user.roles`), or one of `role` when given a list. */
   readonly hasRole: (role: string | readonly string[]) => boolean;
   /** The session itself, for what the hook does not cover (`refresh`, `getAccessToken`). */
   readonly auth: TokenAuth;

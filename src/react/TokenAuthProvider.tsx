@@ -98,7 +98,7 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
       logout,
       view(state, me) {
         if (last?.state === state && last.me === me) return last.value;
-        const role = state.user?.role;
+        const roles = state.user?.roles ?? (state.user?.role === undefined ? [] : [state.user.role]);
         const value: AuthContextValue = {
           status: state.status,
           user: state.user,
@@ -113,8 +113,7 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
           signIn,
           adopt,
           logout,
-          hasRole: (wanted) =>
-            role !== undefined && (typeof wanted === 'string' ? wanted === role : wanted.includes(role)),
+          hasRole: (wanted) => (typeof wanted === 'string' ? [wanted] : wanted).some((one) => roles.includes(one)),
           auth,
         };
         last = { state, me, value };

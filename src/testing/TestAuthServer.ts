@@ -13,6 +13,14 @@ export interface TestAuthServerOptions {
   /** Refresh token lifetime in seconds. @defaultValue `2_592_000` (the spec's 30 days) */
   refreshTokenTtl?: number;
   /**
+   * Beyond the contract: `false` for a server that does not rotate (RFC 6749 §6 allows it): `refreshToken` answers
+   * a new access token with the same refresh token, which stays good (and is never taken for reuse) until it expires
+   * or the session is logged out. A client whose refresh document selects no `refreshToken` sees a server that
+   * answers none.
+   * @defaultValue `true`: single use, as the contract says
+   */
+  rotateRefreshTokens?: boolean;
+  /**
    * The accounts that can log in. @defaultValue {@link TEST_USERS}: owner, admin, cashier and twofactor `@demo.test`
    */
   users?: readonly TestUser[];

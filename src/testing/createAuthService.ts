@@ -33,6 +33,8 @@ export interface AuthServiceOptions {
   signer: TokenSigner;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** Whether a refresh rotates the refresh token (the contract), or renews the access token alone. */
+  rotate: boolean;
   /** The server's accounts, to which the sign-in doors add those who sign up. */
   users: SeedUser[];
   stats: TestAuthServerStats;
@@ -78,10 +80,14 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
   let lastSerial = 0;
   let expiredBelow = 0;
 
-  async function issuePair(user: SeedUser, sid: string, refreshJti: string, ttls: TokenTtls = {}): Promise<TokenPair> {
+  function issueAccess(user: SeedUser, sid: string, ttls: TokenTtls = {}): Promise<string> {
     const access = { sub: user.id, email: user.email, role: user.role, sid, jti: randomUUID(), n: ++lastSerial };
+    return signer.signAccess({ ...access, ...user.permissions }, ttls.accessTokenTtl ?? options.accessTokenTtl);
+  }
+
+  async function issuePair(user: SeedUser, sid: string, refreshJti: string, ttls: TokenTtls = {}): Promise<TokenPair> {
     const [accessToken, refreshToken] = await Promise.all([
-      signer.signAccess({ ...access, ...user.permissions }, ttls.accessTokenTtl ?? options.accessTokenTtl),
+      issueAccess(user, sid, ttls),
       signer.signRefresh({ sub: user.id, sid, jti: refreshJti }, ttls.refreshTokenTtl ?? options.refreshTokenTtl),
     ]);
     pushBounded(stats.refreshTokensIssued, refreshToken);
@@ -168,6 +174,12 @@ export function createAuthService(options: AuthServiceOptions): AuthService {
       if (typeof claims === 'string') throw refused(claims);
       const session = sessions.get(claims.sid);
       if (session === undefined) throw authError('INVALID_REFRESH_TOKEN', 'Session revoked; log in again');
+      if (!options.rotate) {
+        // A server that does not rotate: the same refresh token, which stays good.
+        const accessToken = await issueAccess(session.user, claims.sid);
+        stats.refreshSuccesses += 1;
+        return { accessToken, refreshToken: token };
+      }
       if (session.refreshJti !== claims.jti) {
         stats.reuseDetections += 1;
         sessions.delete(claims.sid);

@@ -86,6 +86,7 @@ export function createTestAuthServer(options: TestAuthServerOptions = {}): TestA
     signer: createTokenSigner(secret, now),
     accessTokenTtl: options.accessTokenTtl ?? 900,
     refreshTokenTtl: options.refreshTokenTtl ?? 2_592_000,
+    rotate: options.rotateRefreshTokens ?? true,
     users,
     stats,
     faults,

@@ -42,12 +42,26 @@ describe('getServerState', () => {
         id: 'u_1',
         email: 'a@b.test',
         role: 'ADMIN',
+        roles: ['ADMIN'],
         claims: { sub: 'u_1', email: 'a@b.test', role: 'ADMIN', iat: 1, exp: 901 },
       },
     });
     expect(JSON.parse(JSON.stringify(state))).toEqual(state);
     expect(getServerState(makeJwt({ sub: 7, perms: { role: 'OWNER' } }), 'perms').user?.role).toBeUndefined();
     expect(getServerState(makeJwt({ sub: 7, scope: 'OWNER' }), 'scope').user).toMatchObject({ id: '7', role: 'OWNER' });
+  });
+
+  it('reads the user as the page’s session does, by its readUser', () => {
+    const token = makeJwt({ userId: 42, roles: ['STAFF', 'ADMIN'], iat: 1, exp: 901 });
+    const readUser = (claims: Record<string, unknown>) => ({
+      id: claims['userId'] as number,
+      role: claims['roles'] as string[],
+    });
+    expect(getServerState(token, { readUser }).user).toMatchObject({
+      id: '42',
+      role: 'STAFF',
+      roles: ['STAFF', 'ADMIN'],
+    });
   });
 
   it('is signed out without a token, or with one that is not a JWT', () => {

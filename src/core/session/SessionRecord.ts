@@ -3,6 +3,7 @@ import type { SessionEndedError } from '../errors/SessionEndedError';
 import { getTokenSchedule, type TokenSchedule } from '../tokens/getTokenSchedule';
 import { decodeAccessToken, type TokenClaims } from '../tokens/readTokenPair';
 import type { TokenPair } from '../tokens/TokenPair';
+import { readTokenUser, type UserReading } from './readTokenUser';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
 
 /**
@@ -53,9 +54,7 @@ export interface SessionRecord extends Live {
 }
 
 /** The options a record is read with. */
-export interface RecordOptions {
-  /** The claim that holds the role (the `roleClaim` option). */
-  readonly roleClaim: string;
+export interface RecordOptions extends UserReading {
   /** How long before expiry the proactive refresh is due (the `refreshLeadTime` option). */
   readonly refreshLeadTime: number;
 }
@@ -86,22 +85,18 @@ export function createRecord({ pair, into, known }: RecordSource, options: Recor
     // The refresh token may still be good: treat the access token as dead and renew the pair.
     claims = { exp: 0 };
   }
-  const role = claims[options.roleClaim];
   const prior = 'pair' in into ? into : undefined;
-  const id = textOf(known?.id ?? claims.sub ?? prior?.user.id);
+  const read = (answer: Partial<TokenUser> | undefined) => readTokenUser(claims, answer, options);
+  let user = read(known);
+  const id = user.id || prior?.user.id || '';
   // An unknown user (a stored access token that could not be read) is taken to be the same one.
   const same = prior && (!prior.user.id || prior.user.id === id) ? prior : undefined;
-  known ??= same?.user;
-  const email = known?.email ?? claims.email;
+  // A refresh's answer names nobody: what the sign-in said of the same user still holds.
+  if (!known && same) user = read(same.user);
   return {
     epoch: prior ? (same?.epoch ?? {}) : (into as Epoch),
     pair,
-    user: {
-      id,
-      ...(typeof email === 'string' && { email }),
-      role: typeof role === 'string' ? role : known?.role,
-      claims,
-    },
+    user: { ...user, id },
     schedule: getTokenSchedule(claims, options.refreshLeadTime, pair.receivedAt),
   };
 }
@@ -155,9 +150,4 @@ export function rejectionOf(record: SessionRecord, cause: unknown, now: number):
     // An opaque refresh token says nothing of its life.
   }
   return 'revoked';
-}
-
-// A user id as text: the login's or the `sub` claim, a string or (on some servers) a number.
-function textOf(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }

@@ -9,6 +9,7 @@ import type { AuthCall } from '../transports/isRefusal';
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
 import type { TokenStore } from '../stores/TokenStore';
 import type { SignInDocuments } from '../transports/SignInDocuments';
+import type { ReadUser } from './readTokenUser';
 
 /** Options of `createTokenAuth`; `Doors`, the type of `signIns`, types `auth.signIn`. */
 export interface TokenAuthOptions<Doors extends SignInDocuments = SignInDocuments> {
@@ -108,6 +109,24 @@ export interface TokenAuthOptions<Doors extends SignInDocuments = SignInDocument
    * @defaultValue `'role'`
    */
   roleClaim?: string;
+  /**
+   * Reads the user from the access token's claims and what the sign-in answer said of the user (`answer`, absent
+   * after a refresh: then the user the session knew), for a server whose tokens name them otherwise than `sub`,
+   * `email` and one `role`: `userId`, a list `roles[]`, a flag `isAdmin`. A role may be one name or a list;
+   * `hasRole` and `<AuthGate role>` read every one. Also hand it to `getServerState` on a server that renders.
+   * @defaultValue the answer's `id` and `email`, else the `sub` and `email` claims; the role from `roleClaim`
+   * @example A token with `userId`, `roles[]` and `isAdmin`
+   * ```ts
+   * const auth = createTokenAuth({
+   *   uri: '/graphql',
+   *   readUser: (claims) => ({
+   *     id: claims['userId'] as string,
+   *     role: [...((claims['roles'] as string[]) ?? []), ...(claims['isAdmin'] ? ['ADMIN'] : [])],
+   *   }),
+   * });
+   * ```
+   */
+  readUser?: ReadUser;
   /**
    * Called once whenever a session ends: `logout()` (here or elsewhere), a rejected refresh token, a login that
    * replaced it (here, or as another user elsewhere). The state's `ended` keeps the same facts for the UI.

@@ -4,12 +4,20 @@ import type { RefreshTrigger } from './refreshTriggers';
 
 /** The signed-in user, as far as the client knows it. */
 export interface TokenUser {
-  /** The user's id: from the login answer, else the access token's `sub` claim. */
+  /** The user's id: from the login answer, else the access token's `sub` claim (or what `readUser` says). */
   readonly id: string;
   /** The e-mail: from the login answer, else the `email` claim when the token has one. */
   readonly email?: string;
-  /** The role embedded in the access token (the `roleClaim` option names the claim; default `role`). */
+  /**
+   * The role embedded in the access token (the `roleClaim` option names the claim; default `role`), or what the
+   * app's `readUser` made of its claims: the first of `roles`.
+   */
   readonly role: string | undefined;
+  /**
+   * Every role the user holds: a list claim (`roles[]`), or the one `role`; what `hasRole` and `<AuthGate role>`
+   * read. The session always sets it; a state built by hand may leave it out, and `role` then counts alone.
+   */
+  readonly roles?: readonly string[];
   /** Every claim of the current access token, decoded but not verified: for permission checks in the UI. */
   readonly claims: TokenClaims;
 }

@@ -1,7 +1,7 @@
 import type { Rotation } from '../stores/openStore';
 import type { TokenPair } from '../tokens/TokenPair';
 import { SessionEndedError } from '../errors/SessionEndedError';
-import { readTokenPair } from '../tokens/readTokenPair';
+import { isSamePair, readTokenPair } from '../tokens/readTokenPair';
 import { createRefreshTimer } from './RefreshTimer';
 import type { Ending } from './describeEnd';
 import { getRefreshFloor, NO_REFRESH, spendFloor, type FloorState } from './getRefreshFloor';
@@ -11,6 +11,7 @@ import type { SessionParts } from './openSessionParts';
 import { REFRESH_TRIGGERS, type RefreshTrigger } from './refreshTriggers';
 import { createRecord, stateOf, timeSeenPair, type Live, type SessionRecord } from './SessionRecord';
 import { getOperationWait } from './sessionLimits';
+import { keptRefreshToken } from './sessionMode';
 import type { RefreshEvent } from './TokenAuthOptions';
 
 /** What the refresher needs from its session: its parts, and its live record. */
@@ -99,7 +100,11 @@ export function createRefresher(host: RefresherHost): Refresher {
       if (signal.aborted) return;
       if (!wanted()) return notify('superseded');
       if (isUncertainRefusal(error)) from.refusals = (from.refusals ?? 0) + 1;
-      const verdict = judgeRefreshFailure(error, { refusals: from.refusals ?? 0, pair: from.pair });
+      const verdict = judgeRefreshFailure(error, {
+        refusals: from.refusals ?? 0,
+        pair: from.pair,
+        restoring: trigger === 'restore',
+      });
       if (verdict.retry) {
         retryLater(from, error as Error);
         if (REFRESH_TRIGGERS[trigger].background) reporter.report(error);
@@ -123,7 +128,7 @@ export function createRefresher(host: RefresherHost): Refresher {
     if (rotation.adopted && !from.revoking) from.next = pair!;
     if (orphan && !from.revoking && mode.revokesLeftPairs) void calls.revoke(orphan);
     // Followed already: the store told of the pair before this answer came.
-    const applied = pair?.refreshToken === host.live()?.pair.refreshToken;
+    const applied = isSamePair(pair, host.live()?.pair);
     if (!pair) {
       if (wanted) host.end({ reason: rotation.reason ?? 'logout', elsewhere: !rotation.reason });
       return undefined;
@@ -142,7 +147,7 @@ export function createRefresher(host: RefresherHost): Refresher {
       outlivesDispose: mode.refreshOutlivesDispose,
     });
     try {
-      return (from.next = readTokenPair(answer, 'refreshToken', clock.now()));
+      return (from.next = readTokenPair(answer, 'refreshToken', clock.now(), keptRefreshToken(mode, answer, pair)));
     } catch (error) {
       // The service spent the old token and sent nothing usable: a refresh token it carried is revoked.
       const { accessToken, refreshToken } = answer ?? {};

@@ -1,13 +1,15 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import type { TokenPair } from '../tokens/TokenPair';
-import { readAdoptedPair, readTokenPair } from '../tokens/readTokenPair';
+import { isSamePair, readAdoptedPair, readTokenPair } from '../tokens/readTokenPair';
 import type { SignInAnswer, TransportAnswer } from '../transports/TokenAuthTransport';
 import { createRefresher } from './createRefresher';
 import { createRestorer } from './createRestorer';
 import { describeEnd, type Ending } from './describeEnd';
+import { createUserIdCheck } from './createUserIdCheck';
 import { findDoor } from './findDoor';
 import { openSessionParts } from './openSessionParts';
+import { keptRefreshToken } from './sessionMode';
 import { createRecord, isDead, SIGNED_OUT, stateOf, timeSeenPair } from './SessionRecord';
 import type { Epoch, Live, SessionRecord } from './SessionRecord';
 import type { TokenAuthOptions } from './TokenAuthOptions';
@@ -29,6 +31,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // The epoch a login, restore or followed pair now starts or extends; replaced whenever one ends.
   let epoch: Epoch = {};
   let loggingOut: Promise<void> | null = null;
+  const checkUserId = createUserIdCheck();
 
   const started = epoch;
   // Reads the stored pair now, and again while the store fails.
@@ -157,7 +160,8 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
     try {
       const answer = await calls.call(operation, run);
       if (door.via === 'signIn' && answer && 'next' in answer) return stepped(door, answer.next);
-      next = recordOf(readTokenPair(answer, operation, clock.now()), (answer as TransportAnswer).user);
+      const pair = readTokenPair(answer, operation, clock.now(), keptRefreshToken(mode, answer));
+      next = recordOf(pair, (answer as TransportAnswer).user);
     } catch (error) {
       throw fail(door, error);
     }
@@ -244,7 +248,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   // A session sharing the store stored `pair` (or emptied it). A pair of the same user continues the epoch, so
   // operations waiting on this session's refresh take it; a login as someone else ends the epoch.
   function follow(pair: TokenPair | null, reason: 'rejected' | 'logout' = 'logout'): void {
-    if (signal.aborted || (live ? live.pair.refreshToken === pair?.refreshToken : !pair && !restorer.reading)) return;
+    if (signal.aborted || (live ? isSamePair(live.pair, pair) : !pair && !restorer.reading)) return;
     if (!pair) return end({ reason, elsewhere: reason === 'logout' });
     const next = record(timeSeenPair(pair, clock.now(), config), live ?? {});
     switchTo(next);
@@ -260,6 +264,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   }
 
   function activate(next: SessionRecord): void {
+    checkUserId(next);
     epoch = next.epoch;
     live = next;
     // Operations waiting on the refresh of the pair this one replaces (queued for a lock, sleeping out a floor or

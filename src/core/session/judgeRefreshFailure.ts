@@ -15,7 +15,7 @@ export function isUncertainRefusal(error: unknown): boolean {
 
 /**
  * Judges a refresh of `pair` that failed with `error`, the `refusals`-th uncertain refusal in a row (0 for
- * none).
+ * none); `restoring`: the refresh of a pair read from the store at start.
  *
  * @remarks
  * - No verdict (the network, a timeout, a 5xx) is retried; so is an uncertain refusal, until the service has
@@ -26,10 +26,11 @@ export function isUncertainRefusal(error: unknown): boolean {
  */
 export function judgeRefreshFailure(
   error: unknown,
-  { refusals, pair }: { refusals: number; pair: TokenPair },
+  { refusals, pair, restoring = false }: { refusals: number; pair: TokenPair; restoring?: boolean },
 ): RefreshVerdict {
   if (AuthRequestError.is(error) || (isUncertainRefusal(error) && refusals < REFUSALS)) return { retry: true };
   if (!SessionEndedError.is(error)) return { retry: false, reason: 'rejected', cause: error };
-  const told = error.reason !== 'no-session' || !pair.accessToken;
+  // At a page load, "no session here" is a first visit, whatever pair the store held.
+  const told = error.reason !== 'no-session' || !pair.accessToken || restoring;
   return { retry: false, reason: told ? error.reason : 'rejected', cause: error.cause };
 }

@@ -73,7 +73,12 @@ export function afterJoin({
     return { do: 'fail', error: from.retry?.error ?? waited };
   }
   if (live === from && patient && from.retry) return { do: 'again' };
-  if (live === from) return { do: 'fail', error: from.retry?.error };
+  // Settled with nothing new and nothing to retry (cut short): a failure that says so, never `undefined`.
+  if (live === from)
+    return {
+      do: 'fail',
+      error: from.retry?.error ?? new AuthRequestError('The refresh brought no new pair.', 'refreshToken'),
+    };
   if (live?.epoch === from.epoch) return { do: 'take', record: live };
   return { do: 'fail', error: from.epoch.ended ?? new SessionEndedError('no-session') };
 }

@@ -17,6 +17,7 @@ export interface SessionConfig {
   readonly refreshTimeout: number;
   readonly refreshLeadTime: number;
   readonly roleClaim: string;
+  readonly readUser: TokenAuthOptions['readUser'];
   readonly retryDelay: (attempt: number) => number;
   readonly resume: ResumeSource | undefined;
   readonly onRefresh: TokenAuthOptions['onRefresh'];
@@ -51,6 +52,7 @@ export function readSessionOptions(options: TokenAuthOptions): SessionConfig {
     refreshTimeout: options.refreshTimeout ?? 30_000,
     refreshLeadTime: options.refreshLeadTime ?? 150_000,
     roleClaim: options.roleClaim ?? 'role',
+    readUser: options.readUser,
     retryDelay: typeof retryDelay === 'number' ? () => retryDelay : retryDelay,
     resume: options.refreshOnResume || undefined,
     onRefresh: options.onRefresh,

@@ -1,4 +1,5 @@
 import type { StoreSeam } from '../stores/openStore';
+import type { TokenPair } from '../tokens/TokenPair';
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
 
 /**
@@ -23,10 +24,31 @@ export interface SessionMode {
    * memory store, which no later start reads: there the refresh is aborted, and the spent pair cleared.
    */
   readonly refreshOutlivesDispose: boolean;
+  /**
+   * The access token stands in for the refresh token, which the service keeps in its own cookie (a token handler's,
+   * a REST server's): an answer may carry none.
+   */
+  readonly accessTokenStandsIn: boolean;
 }
 
 /** Decides the {@link SessionMode} of a session on `transport` and the store seam `seam`. */
 export function getSessionMode(transport: TokenAuthTransport, seam: StoreSeam): SessionMode {
   const owned = !!transport.ownsSession;
-  return { revokesLeftPairs: !owned, loginWaitsForLogout: owned, refreshOutlivesDispose: !seam.volatile };
+  return {
+    revokesLeftPairs: !owned,
+    loginWaitsForLogout: owned,
+    refreshOutlivesDispose: !seam.volatile,
+    accessTokenStandsIn: owned,
+  };
+}
+
+/**
+ * The refresh token a pair keeps when the service's answer carries none: where the service keeps the session in its
+ * cookie, the answer's access token, standing in for it; else the refresh token of `current`, the pair a refresh
+ * renewed (a service that does not rotate it, RFC 6749 §6). A login's answer must carry one then.
+ */
+export function keptRefreshToken(mode: SessionMode, answer: unknown, current?: TokenPair): string | undefined {
+  const { accessToken } = (answer ?? {}) as { accessToken?: unknown };
+  if (!mode.accessTokenStandsIn) return current?.refreshToken;
+  return typeof accessToken === 'string' ? accessToken : undefined;
 }

@@ -4,6 +4,7 @@ import { createLock, DEFAULT_LOCK_WAIT, type Lock } from '../environment/lock';
 import { type Rotation, withSeam } from './openStore';
 import { delegateTo } from './delegateTo';
 import { storeIO } from './storeIO';
+import { isSamePair } from '../tokens/readTokenPair';
 import type { TokenPair } from '../tokens/TokenPair';
 import type { TokenStorage, TokenStore } from './TokenStore';
 
@@ -120,8 +121,8 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
   // A pair a session of this store submitted is taken from the store only while the store is known to be
   // current: after a failed write it may be a pair that was rotated already, and submitting it again is reuse.
   const stale = (token: string | null) => unsaved && spent.has(token!);
-  const isNew = (stored: TokenPair, ours: TokenPair) =>
-    stored.refreshToken !== ours.refreshToken && !stale(stored.refreshToken);
+  // Another session renewed it: a new refresh token, or (a service that does not rotate) a new access token.
+  const isNew = (stored: TokenPair, ours: TokenPair) => !isSamePair(stored, ours) && !stale(stored.refreshToken);
 
   return withSeam(Object.assign(delegateTo(store), { [SHARED]: true }), (host) => {
     const io = storeIO(store, host);
@@ -131,9 +132,9 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
     let missed = false;
     // The refresh token the store holds as far as this session knows (it wrote, read or followed it): a change
     // notice that shows nothing else is this session's own write.
-    let known: string | null | undefined;
+    let known: TokenPair | null | undefined;
     const put = async (pair: TokenPair | null) => {
-      known = pair?.refreshToken ?? null;
+      known = pair;
       unsaved = !(await io.put(pair)) && pair !== null;
     };
     const read = async () => {
@@ -205,11 +206,10 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
       const ticket = ++reads;
       try {
         const stored = await io.read();
-        const token = stored?.refreshToken ?? null;
         if (writing) missed = true;
-        else if (ticket === reads && token !== known && !stale(token)) {
-          const reason = refused.has(known!) ? 'rejected' : undefined;
-          known = token;
+        else if (ticket === reads && !isSamePair(stored, known) && !stale(stored?.refreshToken ?? null)) {
+          const reason = known && refused.has(known.refreshToken) ? 'rejected' : undefined;
+          known = stored;
           host.adopt(stored, reason);
         }
       } catch (error) {
@@ -225,7 +225,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         // result is then not, and the next change must still be followed.
         const ticket = reads;
         const unspent = (stored: TokenPair | null) => {
-          if (ticket === reads) known = stored?.refreshToken ?? null;
+          if (ticket === reads) known = stored;
           return stored && stale(stored.refreshToken) ? null : stored;
         };
         const stored = io.read();
@@ -265,6 +265,8 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
             let next: TokenPair;
             try {
               next = await renew(pair);
+              // A service that does not rotate answered the same refresh token: it is not spent.
+              if (next.refreshToken === pair.refreshToken) spent.delete(pair.refreshToken);
             } catch (error) {
               // Refused as reused: a session that shares the store but not this lock may have won. Its pair is good.
               const winner = AuthRejectedError.is(error) ? await read().catch(() => null) : null;
@@ -277,7 +279,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
             // the request was out, and the new pair then belongs to nobody.
             return await io.queued(async () => {
               const now = await read().catch(() => undefined);
-              const ours = now === undefined || now?.refreshToken === pair.refreshToken || (now === null && unsaved);
+              const ours = now === undefined || isSamePair(now, pair) || (now === null && unsaved);
               if (ours && wanted()) {
                 await put(next);
                 return { pair: next };

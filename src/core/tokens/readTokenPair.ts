@@ -30,22 +30,22 @@ export function isTokenPair(value: unknown): value is TokenPair {
 
 /**
  * Checks that `value` is a token pair with a decodable access token, and returns the pair, received at `now`
- * unless the answer says its access token is older (`age`, in ms).
+ * unless the answer says its access token is older (`age`, in ms). An answer without a refresh token keeps `kept`
+ * when there is one: the session's own (a service that does not rotate it, RFC 6749 §6), or the access token
+ * standing in for it (a service that keeps the refresh token in its own cookie).
  *
  * @throws {@link AuthRequestError} naming what is wrong, so that nothing malformed is ever stored.
  */
-export function readTokenPair(value: unknown, operation: string, now: number): TokenPair {
+export function readTokenPair(value: unknown, operation: string, now: number, kept?: string): TokenPair {
   const missing = (name: string) => new AuthRequestError(`${operation} answered without a valid ${name}.`, operation);
-  const { accessToken } = (value ?? {}) as { accessToken?: unknown };
+  const answer = (value ?? {}) as { accessToken?: unknown; refreshToken?: unknown; age?: unknown };
+  const { accessToken } = answer;
   if (!accessToken || typeof accessToken !== 'string') throw missing('accessToken');
-  if (!isTokenPair(value)) throw missing('refreshToken');
+  const pair = { accessToken, refreshToken: answer.refreshToken ?? kept };
+  if (!isTokenPair(pair)) throw missing('refreshToken');
   try {
     decodeAccessToken(accessToken);
-    return {
-      accessToken,
-      refreshToken: value.refreshToken,
-      receivedAt: now - Math.max(0, Number((value as { age?: unknown }).age) || 0),
-    };
+    return { ...pair, receivedAt: now - Math.max(0, Number(answer.age) || 0) };
   } catch (cause) {
     throw new AuthRequestError(
       `${operation} answered with an access token that is not a valid JWT.`,
@@ -54,6 +54,16 @@ export function readTokenPair(value: unknown, operation: string, now: number): T
       cause,
     );
   }
+}
+
+/**
+ * Whether `a` and `b` are the same pair: the same refresh token, and the same access token where both are known (a
+ * split store holds none after a restart). A service that does not rotate the refresh token renews the access
+ * token alone, so the refresh token is not enough.
+ */
+export function isSamePair(a: TokenPair | null | undefined, b: TokenPair | null | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.refreshToken === b.refreshToken && (a.accessToken === b.accessToken || !a.accessToken || !b.accessToken);
 }
 
 /**
