@@ -284,7 +284,8 @@ export function checkIncludes(root: string, snippets: readonly Snippet[], write 
     if (write) {
       const doc = join(root, snippet.source);
       const lines = readFileSync(doc, 'utf8').split('\n');
-      const count = snippet.code.split('\n').length;
+      // An empty block has no line to replace: its closing fence is the next line, and stays.
+      const count = snippet.code === '' ? 0 : snippet.code.split('\n').length;
       lines.splice(snippet.line - 1, count, ...file.replace(/\n$/, '').split('\n'));
       writeFileSync(doc, lines.join('\n'));
       console.log(`${snippet.source}:${snippet.line}: copied ${snippet.include} in`);

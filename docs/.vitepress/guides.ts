@@ -40,6 +40,13 @@ export const GUIDES: readonly GuideGroup[] = [
         label: 'Sessions in detail',
         about: 'every member and option of createTokenAuth, how errors surface, and the timing of refreshes',
       },
+      {
+        file: 'sign-in.md',
+        label: 'Signing in',
+        about:
+          'every door into a session: sign-up, a code by e-mail, a second factor, a social ID token (signIns, ' +
+          'signIn), a pair handed over (adopt), and a table from supabase, Clerk and auth0',
+      },
     ],
   },
   {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -106,6 +106,27 @@ describe('check-snippets', () => {
       expect(checkIncludes(root, page('export const answer = 42;').snippets)).toEqual([]);
       const differs = checkIncludes(root, page('export const answer = 41;').snippets);
       expect(differs).toEqual([{ source: 'page.md', line: 3, message: expect.stringContaining('differs from') }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('copies a file into an empty included block, and leaves what follows the block as it was', () => {
+    mkdirSync(join(root, '.cache'), { recursive: true });
+    const dir = mkdtempSync(join(root, '.cache', 'include-'));
+    try {
+      writeFileSync(join(dir, 'Example.test.ts'), 'export const answer = 42;\n');
+      const text = [`<!-- include: ${dir.slice(root.length + 1)}/Example.test.ts -->`, '```ts', '```', 'After.', ''];
+      const doc = join(dir, 'page.md');
+      writeFileSync(doc, text.join('\n'));
+      const source = doc.slice(root.length + 1);
+      const { snippets } = extractMarkdown(source, readFileSync(doc, 'utf8'));
+      expect(checkIncludes(root, snippets, true)).toEqual([
+        expect.objectContaining({ message: 'rewritten; run again' }),
+      ]);
+      expect(readFileSync(doc, 'utf8')).toBe(
+        [text[0], '```ts', 'export const answer = 42;', '```', 'After.', ''].join('\n'),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
