@@ -5,6 +5,7 @@ import { createServer, type Plugin } from 'vite';
 import { createTokenHandler, type TokenHandler, toNodeHandler } from '../src/server/index.ts';
 import { type AuthServer, createAuthServer } from './server/createAuthServer.ts';
 import { createLab, type Lab } from './server/createLab.ts';
+import { signIns } from './server/signIns.ts';
 
 /** Where the demo runs, and how to stop it. */
 export interface Demo {
@@ -48,6 +49,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     secret: randomBytes(32),
     // The handler calls the server through the lab too: "down", "slow refresh" and the counters apply to it.
     fetch: (input, init) => lab(new Request(input, init)),
+    // The page's sign-up, code and second-factor forms name these doors; the documents stay here.
+    signIns,
     onError: (error) => console.warn(`[token handler] ${error.message}`),
   });
   const labRoutes = Object.assign((request: Request) => lab(request), { basePath: undefined });

@@ -162,6 +162,17 @@ try {
   console.log('docs/demo/another-tab.png');
   await context.close();
 
+  // Another way in: a code by e-mail, and the code in the demo's mail box.
+  const signedOut = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const door = await signedOut.newPage();
+  await door.goto(demo.url);
+  await door.getByTestId('tab-code').click();
+  await door.getByTestId('code-email').fill('cashier@demo.test');
+  await door.getByTestId('request-code').click();
+  await door.getByTestId('mail-box-code').waitFor();
+  await shot(door.getByTestId('login-form'), 'sign-in-code');
+  await signedOut.close();
+
   // A phone: the strip at the top keeps the countdown and the newest event in view at the controls.
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await phone.newPage();

@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import type { EventLog } from './eventLog';
 
-/** The event log: what happened, what started each refresh and how it ended, and the token before and after. */
+/**
+ * The event log: what happened, the door each sign-in came through, what started each refresh and how it ended,
+ * and the token before and after.
+ */
 export function EventLogCard({ log }: { log: EventLog }) {
   const events = useSyncExternalStore(log.subscribe, log.getSnapshot, log.getSnapshot);
   return (
@@ -20,8 +23,15 @@ export function EventLogCard({ log }: { log: EventLog }) {
             className={`event-${event.kind}`}
             data-trigger={event.trigger}
             data-outcome={event.outcome}
+            data-door={event.door}
           >
             <time>{new Date(event.at).toLocaleTimeString()}</time> <span className="text">{event.text}</span>
+            {event.door && (
+              <span className="why" data-testid="event-door">
+                {' '}
+                <code>{event.door}</code>
+              </span>
+            )}
             {event.trigger && (
               <span className="why" data-testid="event-why">
                 {' '}

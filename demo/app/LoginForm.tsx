@@ -1,86 +1,45 @@
-import { SessionEndedError } from 'apollo-link-token-pair';
-import { useAuth } from 'apollo-link-token-pair/react';
-import { type FormEvent, useState } from 'react';
-import { ACCOUNTS } from './accounts';
-import { describeError } from './describeError';
+import { useState } from 'react';
+import { CodeSignIn } from './CodeSignIn';
+import { PasswordForm } from './PasswordForm';
+import { SignUpForm } from './SignUpForm';
 
-/** Logs in with e-mail and password; the seeded accounts fill the form. */
+/** The ways in, one tab each: the contract's login, a code by e-mail, a sign-up. */
+const WAYS = [
+  { id: 'password', label: 'Password', form: PasswordForm },
+  { id: 'code', label: 'Code by e-mail', form: CodeSignIn },
+  { id: 'sign-up', label: 'Sign up', form: SignUpForm },
+] as const;
+
+/**
+ * The signed-out card: a tab for each way in. The password (the seeded accounts fill it, and an account with a
+ * second factor goes on to its code), a code by e-mail, and a sign-up; each beyond the password is a sign-in door
+ * of the token handler (`demo/server/signIns.ts`).
+ */
 export function LoginForm() {
-  const { login, error } = useAuth();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  // A session the server ended is told by the notice above the form, with its reason.
-  const problem = error && !SessionEndedError.is(error) ? describeError(error) : null;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      // The event log tells the login and its failure from the session's events (main.tsx).
-      await login(email, password);
-    } catch {
-      // useAuth().error shows it under the form.
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const [way, setWay] = useState<(typeof WAYS)[number]['id']>('password');
+  const Form = WAYS.find((each) => each.id === way)!.form;
   return (
     <section className="card login" data-testid="login-form">
       <h2>Sign in</h2>
-      <form onSubmit={submit}>
-        <label>
-          E-mail
-          <input
-            name="email"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        </label>
-        <button type="submit" className="primary" disabled={busy} data-testid="sign-in">
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-        {problem && (
-          <p className="error" role="alert" data-testid="login-error" title={error?.message}>
-            {problem}
-          </p>
-        )}
-      </form>
-      <h3>Seeded accounts</h3>
-      <p className="hint">Pick one to fill the form.</p>
-      <ul className="accounts">
-        {ACCOUNTS.map((account) => (
-          <li key={account.email}>
-            <button
-              type="button"
-              className="link"
-              data-testid={`account-${account.role}`}
-              onClick={() => {
-                setEmail(account.email);
-                setPassword(account.password);
-              }}
-            >
-              {account.email}
-            </button>
-            <span className="badge">{account.role}</span> <small>{account.note}</small>
-          </li>
+      <div className="tabs" role="tablist" aria-label="How to sign in">
+        {WAYS.map((each) => (
+          <button
+            key={each.id}
+            type="button"
+            role="tab"
+            id={`tab-${each.id}`}
+            aria-selected={each.id === way}
+            aria-controls="sign-in-way"
+            onClick={() => setWay(each.id)}
+            data-testid={`tab-${each.id}`}
+          >
+            {each.label}
+          </button>
         ))}
-      </ul>
+      </div>
+      <div role="tabpanel" id="sign-in-way" aria-labelledby={`tab-${way}`}>
+        <Form />
+      </div>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useAuth } from 'apollo-link-token-pair/react';
 import { useState } from 'react';
-import type { LabCounts, LabReport } from '../server/createLab.ts';
+import type { LabCounts, LabReport } from '../server/LabReport.ts';
 import { loadLabReport, useLabReport } from './labReport';
 
 type Totals = LabReport['totals'];

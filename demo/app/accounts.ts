@@ -7,12 +7,20 @@ const NOTES: Record<string, string> = {
 };
 
 /**
- * The demo server's seeded accounts, with a word on each role: the login form and "Switch account" offer them. Not
- * the one with a second factor: they sign in with `loginWithEmailPassword`, which refuses it.
+ * The demo server's seeded accounts, with a word on each and the test id of its button: the sign-in form lists
+ * them all. The one with a second factor (`twofactor@demo.test`, an ADMIN too) is told apart by its note and id.
  */
-export const ACCOUNTS = USERS.filter((user) => !user.secondFactor).map(({ email, password, role }) => ({
+export const SEEDED_ACCOUNTS = USERS.map(({ email, password, role, secondFactor }) => ({
   email,
   password,
   role,
-  note: NOTES[role] ?? '',
+  secondFactor: !!secondFactor,
+  note: secondFactor ? 'second factor: after the password, a code by e-mail' : (NOTES[role] ?? ''),
+  testId: secondFactor ? 'account-second-factor' : `account-${role}`,
 }));
+
+/**
+ * The seeded accounts that sign in with a password alone (`loginWithEmailPassword`, which refuses the one with a
+ * second factor): "Switch account" offers them.
+ */
+export const ACCOUNTS = SEEDED_ACCOUNTS.filter((account) => !account.secondFactor);

@@ -7,6 +7,13 @@ const REJECTIONS: Record<string, string> = {
   SESSION_EXPIRED: 'Your sign-in has expired. Please sign in again.',
   SESSION_INVALID: 'Your sign-in is no longer valid. Please sign in again.',
   INVALID_REFRESH_TOKEN: 'The server ended your session. Please sign in again.',
+  SECOND_FACTOR_REQUIRED: 'This account has a second factor.',
+};
+
+/** The server's own words as a sentence: "password must be at least 8 characters" → "Password must be …." */
+const sentence = (words: string) => {
+  const text = words.trim();
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
 };
 
 /**
@@ -15,6 +22,9 @@ const REJECTIONS: Record<string, string> = {
  */
 export function describeError(error: unknown): string {
   if (AuthRejectedError.is(error)) {
+    // A sign-in door's refusal (the token handler's `sign-in`) is told in the server's words: "An account with
+    // ada@demo.test exists already", "Wrong sign-in code". A wrong password reads as at the login.
+    if (error.operation === 'sign-in' && error.code !== 'INVALID_CREDENTIALS') return sentence(error.message);
     return (
       (error.code && REJECTIONS[error.code]) ??
       (error.operation.startsWith('login') ? 'Wrong e-mail or password.' : 'The server refused. Please sign in again.')

@@ -2,13 +2,16 @@
 export interface LogEvent {
   readonly id: number;
   readonly at: number;
-  readonly kind: 'login' | 'proactive' | 'resume' | 'replay' | 'refresh' | 'ended' | 'logout' | 'error' | 'lab';
+  readonly kind:
+    'login' | 'step' | 'proactive' | 'resume' | 'replay' | 'refresh' | 'ended' | 'logout' | 'error' | 'lab';
   readonly text: string;
   /** For a refresh: what started it and how it ended, as `onRefresh` said. */
   readonly trigger?: string;
   readonly outcome?: string;
   /** Short ids (the last 6 characters of the `jti`) of the access token before and after. */
   readonly tokens?: { readonly before: string; readonly after: string };
+  /** For a sign-in: the door it came through, as the page called it (`login()`, `signIn('register')`). */
+  readonly door?: string;
 }
 
 const KEY = 'demo-event-log';
@@ -40,7 +43,7 @@ export function createEventLog() {
     for (const listener of listeners) listener();
   };
   return {
-    add(kind: LogEvent['kind'], text: string, details: Pick<LogEvent, 'trigger' | 'outcome' | 'tokens'> = {}) {
+    add(kind: LogEvent['kind'], text: string, details: Pick<LogEvent, 'trigger' | 'outcome' | 'tokens' | 'door'> = {}) {
       events = [{ id: next++, at: Date.now(), kind, text, ...details }, ...events].slice(0, LIMIT);
       changed();
     },

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { LabReport } from '../server/createLab.ts';
+import type { LabReport } from '../server/LabReport.ts';
 
 let report: LabReport | null = null;
 let reachable = true;

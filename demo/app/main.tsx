@@ -7,7 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { map } from 'rxjs';
 import { App } from './App';
-import { describeError } from './describeError';
+import { describeLogin } from './describeLogin';
 import { describeRefresh } from './describeRefresh';
 import { describeSessionEnd } from './describeSessionEnd';
 import { createEventLog } from './eventLog';
@@ -36,11 +36,10 @@ let signedIn: string | undefined;
 auth.observe((event) => {
   switch (event.type) {
     case 'login': {
-      if (!event.user) return log.add('error', `Login failed: ${describeError(event.error)}`);
-      const who = `${event.user.email} (${event.user.role})`;
-      log.add('login', signedIn && signedIn !== who ? `Switched account: logged in as ${who}` : `Logged in as ${who}`);
-      signedIn = who;
-      return;
+      // Which door: login(), a sign-in door (a sign-up, a code, a second factor), or adopt().
+      const { kind, text, door, who } = describeLogin(event, signedIn);
+      if (who) signedIn = who;
+      return log.add(kind, text, { door });
     }
     case 'followed':
       signedIn = `${event.user.email} (${event.user.role})`;

@@ -1,43 +1,6 @@
+import { authFieldOf, signsIn } from './authFieldOf.ts';
 import type { AuthServer } from './createAuthServer.ts';
-
-/** What the lab counts for one session (one login and the pairs that descend from it), or for all of them. */
-export interface LabCounts {
-  /** GraphQL requests other than login, refresh and logout. */
-  requests: number;
-  refreshes: number;
-  /** Refreshes that rotated the pair. */
-  refreshSuccesses: number;
-  /** Spent refresh tokens presented again: each revoked its session. */
-  reuseDetections: number;
-  logouts: number;
-  /** TOKEN_EXPIRED answers, from the server's own expiry and from "expire mine". */
-  tokenExpired: number;
-  /** Answers of 503 while the server was down. */
-  unavailable: number;
-}
-
-/** One session as the lab saw it. */
-export interface LabSession extends LabCounts {
-  /** The session id (`sid` of its tokens). */
-  readonly sid: string;
-  readonly email: string;
-  /** `active`, or how it ended: `logged out`, `revoked` (mine or all), `reuse` (a spent refresh token came back). */
-  status: 'active' | 'logged out' | 'revoked' | 'reuse';
-  /** The last 6 characters of the `jti` of the newest access token issued to it. */
-  accessId: string;
-}
-
-/** `GET /control/lab`: the totals, every session, and the faults switched on now. */
-export interface LabReport {
-  readonly totals: LabCounts & { logins: number; failedLogins: number };
-  readonly sessions: readonly LabSession[];
-  /** Until when (ms since the epoch) the server answers 503, when it is down. */
-  readonly downUntil?: number;
-  /** The delay of each refresh, in ms (0: none). */
-  readonly refreshDelay: number;
-  /** Whether the access token of a dead session is refused as most servers do: "Not authenticated", no code. */
-  readonly plainRefusals: boolean;
-}
+import type { LabCounts, LabReport, LabSession } from './LabReport.ts';
 
 /** The lab in front of the demo server: a Fetch handler for `/graphql` and `/control/*`. */
 export interface Lab {
@@ -65,6 +28,8 @@ function claimsOf(token: unknown): Record<string, unknown> | undefined {
   }
 }
 
+// A sign-in refused for what the person typed: a wrong password or code.
+const REFUSED_SIGN_IN = new Set(['INVALID_CREDENTIALS', 'INVALID_CODE', 'INVALID_CHALLENGE']);
 const bearerOf = (request: Request) => /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 const shortId = (jti: unknown) => String(jti ?? '').slice(-6);
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -77,7 +42,8 @@ const graphqlError = (status: number, code: string, message: string, headers?: R
 
 /**
  * Puts the demo's lab in front of `server`: the hard cases a person provokes by hand, for one session or for all,
- * and counters per session and in total (failed logins apart from logins).
+ * and counters per session and in total (failed logins apart from logins). A session begun through a sign-in
+ * door (a sign-up, a code, a second factor) counts as a login, and the controls act on it as on any other.
  *
  * @remarks
  * The controls, all `POST` with an optional JSON body, "mine" meaning the session of the `Authorization: Bearer`
@@ -90,7 +56,8 @@ const graphqlError = (status: number, code: string, message: string, headers?: R
  * - `slow-refresh` `{ ms }`: each refresh takes that long (`0`: no delay);
  * - `plain-refusals` `{ on }`: the access token of a dead session is refused as seven of the eight stacks of
  *   docs/servers.md do, "Not authenticated" with no code, instead of the demo server's `UNAUTHENTICATED`;
- * - `reset-stats`. `GET /control/lab` reports; `GET /control/stats` is the server's own counters.
+ * - `reset-stats`. `GET /control/lab` reports; `GET /control/stats` is the server's own counters, and
+ *   `GET /control/codes` the codes its sign-in doors "sent by e-mail" (the demo's mail box).
  */
 export function createLab(server: AuthServer, now: () => number = Date.now): Lab {
   let totals = { ...zero(), logins: 0, failedLogins: 0 };
@@ -154,7 +121,7 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
     })();
     const query = Array.isArray(body) ? '' : String(body?.query ?? '');
     const variables = (!Array.isArray(body) && body?.variables) || {};
-    const field = /loginWithEmailPassword|refreshToken\s*\(|logout\s*\(/.exec(query)?.[0].replace(/\s*\($/, '');
+    const field = authFieldOf(query);
     const bearer = bearerOf(request);
     const mine = field ? undefined : sessionOf(bearer);
 
@@ -195,13 +162,15 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
       );
       return json(200, { ...answer, errors });
     }
+    if (signsIn(field)) {
+      // The login, or a door that answered a pair (a second-factor challenge is neither a login nor a failure).
+      const pair = answer?.data?.[field];
+      if (pair?.accessToken) {
+        totals.logins += 1;
+        issued(pair, typeof variables['email'] === 'string' ? variables['email'] : undefined);
+      } else if (codes.some((code) => code && REFUSED_SIGN_IN.has(code))) totals.failedLogins += 1;
+    }
     switch (field) {
-      case 'loginWithEmailPassword':
-        if (answer?.data?.['loginWithEmailPassword']) {
-          totals.logins += 1;
-          issued(answer.data['loginWithEmailPassword'], String(variables['email']));
-        } else if (codes.includes('INVALID_CREDENTIALS')) totals.failedLogins += 1;
-        break;
       case 'refreshToken': {
         const session = sessionOf(variables['token']);
         count('refreshes', session);
@@ -220,7 +189,7 @@ export function createLab(server: AuthServer, now: () => number = Date.now): Lab
         if (answer?.data?.['logout'] && session) session.status = 'logged out';
         break;
       }
-      default:
+      case undefined:
         count('tokenExpired', mine, codes.filter((code) => code === 'TOKEN_EXPIRED').length);
     }
     return response;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthServer } from '../../demo/server/createAuthServer';
 import { createLab } from '../../demo/server/createLab';
+import { signIns } from '../../demo/server/signIns';
 
 const ORIGIN = 'http://demo.test';
 const PAIR = 'accessToken refreshToken';
@@ -34,7 +35,9 @@ function setUp(now = Date.now) {
     graphql('mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}', { refreshToken });
   const ping = async (token: string) => (await graphql('{ ping(n: 1) }', {}, token)).body;
   const control = (name: string, body: object = {}, token?: string) => post(`/control/${name}`, body, token);
-  return { server, lab, login, refresh, logout, ping, control };
+  // A sign-in door's mutation, as the demo's token handler sends it.
+  const door = (name: keyof typeof signIns, variables: object) => graphql(signIns[name], variables);
+  return { server, lab, login, refresh, logout, ping, control, door };
 }
 
 const code = (body: any) => body.errors?.[0]?.extensions?.code;
@@ -107,5 +110,26 @@ describe('the demo lab in front of the demo server', () => {
     await control('slow-refresh', { ms: 1500 });
     expect(server.faults.delayMs['refreshToken']).toBe(1500);
     expect(lab.report().refreshDelay).toBe(1500);
+  });
+
+  it('counts a session begun through a sign-in door as a login, and acts on it as on any other', async () => {
+    const { door, ping, control, lab, server } = setUp();
+    const signedUp = (await door('register', { email: 'new@demo.test', password: 'new-pass-1' })).body.data.register;
+    expect(lab.report().totals).toMatchObject({ logins: 1, failedLogins: 0 });
+    expect(lab.report().sessions).toMatchObject([{ email: 'new@demo.test', status: 'active' }]);
+    expect((await control('expire-mine', {}, signedUp.accessToken)).status).toBe(200);
+    expect(code(await ping(signedUp.accessToken))).toBe('TOKEN_EXPIRED');
+
+    // A second factor: the challenge is neither a login nor a failure; a wrong code is a failed login.
+    const { challenge } = (await door('signIn', { email: 'twofactor@demo.test', password: 'twofactor-pass' })).body.data
+      .signIn;
+    expect(lab.report().totals).toMatchObject({ logins: 1, failedLogins: 0 });
+    expect(code((await door('verify', { challenge, code: 'nope' })).body)).toBe('INVALID_CODE');
+    expect(lab.report().totals).toMatchObject({ logins: 1, failedLogins: 1 });
+    const sent = server.codes('twofactor@demo.test').at(-1)!;
+    const verified = (await door('verify', { challenge, code: sent.code })).body.data.verifySecondFactor;
+    expect(lab.report().totals).toMatchObject({ logins: 2, failedLogins: 1 });
+    expect((await control('revoke-mine', {}, verified.accessToken)).status).toBe(200);
+    expect(lab.report().sessions.find((s) => s.email === 'twofactor@demo.test')).toMatchObject({ status: 'revoked' });
   });
 });
