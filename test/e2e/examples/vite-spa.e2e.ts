@@ -1,7 +1,16 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
-import { type Child, exampleDir, freePort, requireInstalled, run, signIn as signInAs, useChromium } from './exampleApp';
+import {
+  type Child,
+  exampleDir,
+  freePort,
+  requireInstalled,
+  run,
+  signIn as signInAs,
+  signUp,
+  useChromium,
+} from './exampleApp';
 import { expectNoTokenIn, keepSentTokens, openDevtools } from '../devtoolsPanel';
 
 // examples/vite-spa type-checked and built with its own tsc and vite, served by `vite preview`, calling the
@@ -177,6 +186,18 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
     await second.getByTestId('status').getByText('Signed out').waitFor();
     await first.getByTestId('status').getByText('Signed out in another tab').waitFor();
     expect(api.stats.loginCalls).toBe(logins);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('examples/vite-spa sign-up', () => {
+  it("signs a new account up through createTokenAuth's register door, signed in at once with no login", async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    api.resetStats();
+    await signUp(page, 'status', 'new@demo.test');
+    expect([api.stats.registerCalls, api.stats.loginCalls]).toEqual([1, 0]);
     expect(errors).toEqual([]);
   });
 });
