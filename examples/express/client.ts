@@ -1,4 +1,5 @@
-// client.ts: the page. It holds the access token only; the refresh token stays in the handler's HttpOnly cookie.
+// client.ts: the page: sign-in, sign-up and sign-out. It holds the access token only; the refresh token stays in
+// the handler's HttpOnly cookie.
 import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { createTokenAuth, createTokenHandlerTransport } from 'apollo-link-token-pair';
 
@@ -28,6 +29,7 @@ async function show(): Promise<void> {
         ? 'Restoring your session…'
         : 'Signed out';
   $('sign-in').hidden = status !== 'unauthenticated';
+  $('sign-up').hidden = status !== 'unauthenticated';
   $('sign-out').hidden = status !== 'authenticated';
   $('error').textContent = status === 'unauthenticated' && error ? error.message : '';
   $('me').textContent = '';
@@ -56,6 +58,13 @@ $<HTMLFormElement>('sign-in').addEventListener('submit', (event) => {
   event.preventDefault();
   const form = new FormData(event.currentTarget as HTMLFormElement);
   auth.login(String(form.get('email')), String(form.get('password'))).catch(() => show());
+});
+// A new account through the handler's `register` door (server.ts), signed in at once: the answer is a pair.
+$<HTMLFormElement>('sign-up').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = new FormData(event.currentTarget as HTMLFormElement);
+  const variables = { email: String(form.get('email')), password: String(form.get('password')) };
+  auth.signIn('register', variables).catch(() => show());
 });
 $('sign-out').addEventListener('click', () => {
   void auth.logout().then(() => client.clearStore());

@@ -9,10 +9,17 @@ const tokenHandler = createTokenHandler({
   // The proxy sets X-Forwarded-Host and X-Forwarded-Proto (and overwrites any the browser sent): they name the
   // origin the browser used, which the handler then accepts as its own.
   trustProxy: true,
+  // The page's auth.signIn('register', { email, password }) runs this mutation here: the page names the door and
+  // never holds a document, and the refresh token of the answer goes into the cookie, never to the page.
+  signIns: {
+    register: `mutation Register($email: String!, $password: String!) {
+      register(email: $email, password: $password) { accessToken refreshToken user { id email role } }
+    }`,
+  },
 });
 
 const app = express();
-// POST /auth/login, /auth/refresh and /auth/logout; any other path goes on to the next middleware.
+// POST /auth/login, /auth/sign-in, /auth/refresh and /auth/logout; any other path goes on to the next middleware.
 app.use(toNodeHandler(tokenHandler));
 // The page's GraphQL requests, passed on to the API: same origin, so the API needs no CORS set-up.
 app.post('/graphql', express.text({ type: 'application/json' }), async (request, response) => {

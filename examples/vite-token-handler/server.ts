@@ -3,11 +3,13 @@
 import { createServer } from 'node:http';
 import { createTokenHandler, toNodeHandler } from 'apollo-link-token-pair/server';
 import sirv from 'sirv';
+import { signIns } from './signIns';
 
 const tokenHandler = toNodeHandler(
   createTokenHandler({
     uri: process.env.GRAPHQL_URL!, // the API's GraphQL endpoint
     secret: process.env.TOKEN_HANDLER_SECRET!, // openssl rand -base64 32
+    signIns, // the doors the page's signIn(name, variables) runs: sign-up, a code by e-mail (signIns.ts)
   }),
 );
 // `single`: a path that is no file gets index.html, for the app's own routes.

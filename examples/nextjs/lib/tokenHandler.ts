@@ -16,4 +16,11 @@ export const tokenHandler = createTokenHandler({
   cache: process.env.REDIS_URL
     ? createRedisRotationCache(new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }))
     : undefined,
+  // The doors of the page's signIn(name, variables): the page names one and never holds a document, and the
+  // refresh token of the answer goes into the cookie. A sign-up's answer is a pair: the new account is signed in.
+  signIns: {
+    register: `mutation Register($email: String!, $password: String!) {
+      register(email: $email, password: $password) { accessToken refreshToken user { id email role } }
+    }`,
+  },
 });

@@ -4,6 +4,7 @@ import { AuthGate, useAuth } from 'apollo-link-token-pair/react';
 import { type FormEvent, useState } from 'react';
 import { showTicker, storeKind } from './auth';
 import { Catalogue } from './Catalogue';
+import { SignUpForm } from './SignUpForm';
 
 const CLUBS = gql`
   query Clubs {
@@ -117,7 +118,15 @@ export function App() {
       <p data-testid="store">Store: {storeKind}</p>
       <Catalogue />
       <Clubs />
-      <AuthGate loading={<p data-testid="status">Restoring your session…</p>} fallback={<SignIn />}>
+      <AuthGate
+        loading={<p data-testid="status">Restoring your session…</p>}
+        fallback={
+          <>
+            <SignIn />
+            <SignUpForm />
+          </>
+        }
+      >
         <Account />
       </AuthGate>
     </main>

@@ -9,6 +9,7 @@ import {
   logTokenAuth,
 } from 'apollo-link-token-pair';
 import { createTokenAuthWsClient } from 'apollo-link-token-pair/ws';
+import { signIns } from './signIns';
 
 const uri = import.meta.env.VITE_GRAPHQL_URL ?? 'http://127.0.0.1:4000/graphql';
 const params = new URLSearchParams(location.search);
@@ -25,6 +26,8 @@ export const auth = createTokenAuth({
   store: storeKind === 'broadcast' ? createBroadcastTokenStore() : createMemoryTokenStore(),
   // Refreshes when the tab comes back (visible, focused, online) if the proactive refresh fell due meanwhile.
   refreshOnResume: browserResume(),
+  // The doors of `signIn(name, variables)`: a sign-up, whose answer begins the session.
+  signIns,
 });
 
 // `?log` prints what the session does to the console (debug level), one line per event, as the devtools' timeline

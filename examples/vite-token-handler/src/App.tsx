@@ -1,7 +1,7 @@
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { AuthGate, useAuth } from 'apollo-link-token-pair/react';
-import { type FormEvent, useState } from 'react';
+import { SignInScreen } from './SignInScreen';
 
 // The provider sends it at each sign-in and restore (main.tsx); screens read `useAuth().me`.
 export const ME = gql`
@@ -22,38 +22,6 @@ const CLUBS = gql`
     }
   }
 `;
-
-function SignIn() {
-  const { login, error } = useAuth();
-  const [busy, setBusy] = useState(false);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    try {
-      await login(String(form.get('email')), String(form.get('password')));
-    } catch {
-      // Shown below from `error`.
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <form onSubmit={submit}>
-      <p data-testid="status">Signed out</p>
-      <input name="email" type="email" defaultValue="admin@demo.test" aria-label="Email" data-testid="email" />
-      <input name="password" type="password" aria-label="Password" data-testid="password" />
-      <button type="submit" disabled={busy} data-testid="sign-in-button">
-        Sign in
-      </button>
-      {error && (
-        <p role="alert" data-testid="error">
-          {error.message}
-        </p>
-      )}
-    </form>
-  );
-}
 
 // Behind the AuthGate: sent only while someone is signed in, with the access token.
 function Clubs() {
@@ -85,7 +53,7 @@ export function App() {
   return (
     <main>
       <h1>Vite, the token handler and apollo-link-token-pair</h1>
-      <AuthGate loading={<p data-testid="status">Restoring your session…</p>} fallback={<SignIn />}>
+      <AuthGate loading={<p data-testid="status">Restoring your session…</p>} fallback={<SignInScreen />}>
         <Account />
       </AuthGate>
     </main>

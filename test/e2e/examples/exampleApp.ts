@@ -137,3 +137,16 @@ export async function signIn(page: Page, status: string): Promise<void> {
   await page.getByTestId(status).getByText('Signed in as admin@demo.test').waitFor();
   await page.getByTestId('me').getByText('me: admin@demo.test (ADMIN)').waitFor();
 }
+
+/**
+ * Signs a new account up through an example's sign-up form (its `register` door), and waits until the page shows
+ * the new account signed in, with `me` as the test server's role for it. `status`: the test id of the signed-in line.
+ */
+export async function signUp(page: Page, status: string, email: string): Promise<void> {
+  await page.getByTestId(status).getByText('Signed out').waitFor();
+  await page.getByTestId('sign-up-email').fill(email);
+  await page.getByTestId('sign-up-password').fill('correct horse');
+  await page.getByTestId('sign-up-button').click();
+  await page.getByTestId(status).getByText(`Signed in as ${email}`).waitFor();
+  await page.getByTestId('me').getByText(`me: ${email} (MEMBER)`).waitFor();
+}

@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
 import { TEST_USERS } from '../../../src/testing/users';
-import { type Child, exampleDir, freePort, requireInstalled, run, useChromium } from './exampleApp';
+import { type Child, exampleDir, freePort, requireInstalled, run, signUp, useChromium } from './exampleApp';
 import { fatUser } from '../../helpers/fatUser';
 
 // examples/express behind a reverse proxy that hands the app its own Host (127.0.0.1:<app port>) and says in
@@ -151,3 +151,15 @@ describe.each(['127.0.0.1', 'localhost'])(
     });
   },
 );
+
+describe('examples/express sign-up', () => {
+  it("signs a new account up through the handler's register door, and a reload keeps it signed in", async () => {
+    const { page, errors } = await newPage();
+    await page.goto(`http://127.0.0.1:${proxyPort}/`);
+    await signUp(page, 'status', 'new@demo.test');
+    await page.reload();
+    await page.getByTestId('status').getByText('Signed in as new@demo.test').waitFor();
+    await page.getByTestId('me').getByText('me: new@demo.test (MEMBER)').waitFor();
+    expect(errors).toEqual([]);
+  });
+});

@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
-import { type Child, exampleDir, freePort, requireInstalled, run, signIn as signInAs, useChromium } from './exampleApp';
+import {
+  type Child,
+  exampleDir,
+  freePort,
+  requireInstalled,
+  run,
+  signIn as signInAs,
+  signUp,
+  useChromium,
+} from './exampleApp';
 
 // examples/nextjs built with `next build` and served by `next start`, the package's test server as its API, in
 // Chromium at both 127.0.0.1 and localhost, with no option beyond the API's URL and the secret.
@@ -151,6 +160,21 @@ describe.each(['127.0.0.1', 'localhost'])('examples/nextjs at http://%s', (host)
     await expect(page.getByTestId('server-user').textContent()).resolves.toBe('Server rendered signed out');
     await page.getByTestId('client-status').getByText('Signed out').waitFor();
     expect(api.stats.reuseDetections).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('examples/nextjs sign-up', () => {
+  it("signs a new account up through the handler's register door, and a reload renders it on the server and in the browser", async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await signUp(page, 'client-status', 'new@demo.test');
+    const reload = await page.reload();
+    expect(reload?.status()).toBe(200);
+    await expect(page.getByTestId('server-user').textContent()).resolves.toBe('Server rendered for new@demo.test');
+    await page.getByTestId('client-status').getByText('Signed in as new@demo.test').waitFor();
+    await page.getByTestId('me').getByText('me: new@demo.test (MEMBER)').waitFor();
     expect(errors).toEqual([]);
   });
 });

@@ -1,8 +1,18 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
-import { type Child, exampleDir, freePort, requireInstalled, run, signIn as signInAs, useChromium } from './exampleApp';
+import {
+  type Child,
+  exampleDir,
+  freePort,
+  requireInstalled,
+  run,
+  signIn as signInAs,
+  signUp,
+  useChromium,
+} from './exampleApp';
 import { expectNoTokenIn, keepSentTokens, openDevtools } from '../devtoolsPanel';
+import { ADMIN_TEXT, msUntilAdminGone } from './msUntilAdminGone';
 
 // examples/vite-spa type-checked and built with its own tsc and vite, served by `vite preview`, calling the
 // package's test server directly.
@@ -31,41 +41,6 @@ afterAll(async () => {
 const newContext = () => chromium.newContext();
 
 const signIn = (page: Page) => signInAs(page, 'status');
-
-/** The admin's data as the page shows it: its email, its clubs. */
-const ADMIN_TEXT = /admin@demo\.test|Downtown Club|Harbor Club/;
-
-/**
- * Measured in the page: ms from a sign-out (`button`: the Sign out button; `console`: `auth.logout()` on
- * `window`, outside React; `elsewhere`: none here, another tab signs out) until the page's text holds nothing of
- * the admin's, checked at every change of the page (a tab in the background gets no animation frames and slow
- * timers, but its mutations are observed at once); fails after 2 s.
- */
-function msUntilAdminGone(page: Page, how: 'button' | 'console' | 'elsewhere'): Promise<number> {
-  return page.evaluate(
-    ([how, pattern]) =>
-      new Promise<number>((resolve, reject) => {
-        const adminText = new RegExp(pattern);
-        const start = performance.now();
-        const check = () => {
-          if (adminText.test(document.body.innerText)) return;
-          observer.disconnect();
-          clearTimeout(timer);
-          resolve(performance.now() - start);
-        };
-        const observer = new MutationObserver(check);
-        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-        const timer = setTimeout(() => {
-          observer.disconnect();
-          reject(new Error(`Still on the page after 2 s: ${document.body.innerText}`));
-        }, 2_000);
-        if (how === 'button') document.querySelector<HTMLButtonElement>('[data-testid="sign-out"]')!.click();
-        if (how === 'console') void (window as unknown as { auth: { logout(): Promise<void> } }).auth.logout();
-        check();
-      }),
-    [how, ADMIN_TEXT.source] as const,
-  );
-}
 
 const ADMIN_CLUBS = 'Your clubs: Downtown Club, Harbor Club';
 const SIGNED_OUT_CLUBS = 'Sign in to see your clubs.';
@@ -177,6 +152,18 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
     await second.getByTestId('status').getByText('Signed out').waitFor();
     await first.getByTestId('status').getByText('Signed out in another tab').waitFor();
     expect(api.stats.loginCalls).toBe(logins);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('examples/vite-spa sign-up', () => {
+  it("signs a new account up through createTokenAuth's register door, signed in at once with no login", async () => {
+    const { context, errors } = await newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    api.resetStats();
+    await signUp(page, 'status', 'new@demo.test');
+    expect([api.stats.registerCalls, api.stats.loginCalls]).toEqual([1, 0]);
     expect(errors).toEqual([]);
   });
 });

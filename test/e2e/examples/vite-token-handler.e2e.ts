@@ -1,4 +1,4 @@
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
 import { type Child, exampleDir, freePort, requireInstalled, run, signIn, useChromium } from './exampleApp';
@@ -62,6 +62,45 @@ describe.each(Object.keys(servers) as Array<keyof typeof servers>)('examples/vit
     return paths;
   }
 
+  /** The body of every answer of the token handler's routes that reaches the page, read as it arrives. */
+  function authAnswers(page: Page): Array<Promise<string>> {
+    const bodies: Array<Promise<string>> = [];
+    page.on('response', (response: Response) => {
+      if (new URL(response.url()).pathname.startsWith('/auth/')) bodies.push(response.text());
+    });
+    return bodies;
+  }
+
+  /** Fails unless the page's answers were read, and none of them holds a refresh token the API issued. */
+  async function expectNoRefreshTokenIn(bodies: Array<Promise<string>>) {
+    const issued = api.stats.refreshTokensIssued;
+    expect(issued.length).toBeGreaterThan(0);
+    const answers = await Promise.all(bodies);
+    // The sign-in's answer is among them: it carries the access token.
+    expect(answers.filter((answer) => answer.includes('"accessToken":"')).length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => issued.some((token) => answer.includes(token)))).toEqual([]);
+  }
+
+  /** Fails if a script of the signed-in page can read its session: nothing stored, the cookie HttpOnly. */
+  async function expectSessionOutOfScriptsReach(page: Page) {
+    const [cookie] = (await page.context().cookies()).filter((each) => each.name === '__Host-token-pair');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(await page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual([
+      '',
+      0,
+      0,
+    ]);
+  }
+
+  /** Opens one of the sign-in screen's ways in: `Password`, `Sign up` or `Code by e-mail`. */
+  const choose = (page: Page, tab: string) => page.getByRole('button', { name: tab, exact: true }).click();
+
+  /** Waits until the page shows `email` signed in, with its `me`. */
+  async function signedIn(page: Page, email: string, role: string) {
+    await page.getByTestId('status').getByText(`Signed in as ${email}`).waitFor();
+    await page.getByTestId('me').getByText(`me: ${email} (${role})`).waitFor();
+  }
+
   it('keeps the session across a reload and in a new tab, with a refresh token no script can read, and signs out', async () => {
     const { context, errors } = await chromium.newContext();
     const page = await context.newPage();
@@ -101,7 +140,7 @@ describe.each(Object.keys(servers) as Array<keyof typeof servers>)('examples/vit
     expect(errors).toEqual([]);
   });
 
-  it("shows a wrong password in the API's words, and never sends the handler's secret to the page", async () => {
+  it("shows a wrong password in the API's words, and never sends the handler's secret or its sign-in documents to the page", async () => {
     const { context, errors } = await chromium.newContext();
     const page = await context.newPage();
     const scripts: Array<Promise<string>> = [];
@@ -118,9 +157,73 @@ describe.each(Object.keys(servers) as Array<keyof typeof servers>)('examples/vit
     const bodies = await Promise.all(scripts);
     expect(bodies.length).toBeGreaterThan(0);
     expect(bodies.filter((body) => body.includes(SECRET) || body.includes('TOKEN_HANDLER_SECRET'))).toEqual([]);
+    // Nor the sign-in doors' documents (signIns.ts): the page names a door, the handler holds its mutation.
+    expect(bodies.filter((body) => /requestSignInCode|signInWithCode/.test(body))).toEqual([]);
     // The API's URL is the one setting the page is meant to have.
     expect(bodies.some((body) => body.includes(graphqlUrl))).toBe(true);
     // The refused sign-in is a 401 of the handler, which Chromium logs; nothing else.
+    expect(errors.filter((error) => !/401 \(Unauthorized\)/.test(error))).toEqual([]);
+  });
+
+  it("signs a new account up through the handler's register door, keeps it across a reload with one refresh, and shows an e-mail taken in the API's words", async () => {
+    const { context, errors } = await chromium.newContext();
+    const page = await context.newPage();
+    const answers = authAnswers(page);
+    const email = `new-${mode}@demo.test`;
+    await page.goto(url);
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    await choose(page, 'Sign up');
+    await page.getByTestId('email').fill(email);
+    await page.getByTestId('password').fill('correct horse');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await signedIn(page, email, 'MEMBER');
+
+    const sent = authRequests(page);
+    await page.reload();
+    await signedIn(page, email, 'MEMBER');
+    expect(sent).toEqual(['/auth/refresh']);
+    await expectSessionOutOfScriptsReach(page);
+
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    await choose(page, 'Sign up');
+    await page.getByTestId('email').fill(email);
+    await page.getByTestId('password').fill('correct horse');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByTestId('error').getByText(`An account with ${email} exists already`).waitFor();
+    expect(await page.getByTestId('status').textContent()).toBe('Signed out');
+    await expectNoRefreshTokenIn(answers);
+    expect(errors.filter((error) => !/401 \(Unauthorized\)/.test(error))).toEqual([]);
+  });
+
+  it("signs in with a code sent by e-mail after a wrong one shown in the API's words, and signs out; no refresh token in any answer the page gets", async () => {
+    const { context, errors } = await chromium.newContext();
+    const page = await context.newPage();
+    const answers = authAnswers(page);
+    await page.goto(url);
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    await choose(page, 'Code by e-mail');
+    await page.getByTestId('email').fill('admin@demo.test');
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByText('We sent a code to admin@demo.test.').waitFor();
+    const { code } = api.codes('admin@demo.test').at(-1)!;
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+    await page.getByLabel('Code').fill(wrong);
+    await page.getByRole('button', { name: 'Sign in with the code' }).click();
+    await page.getByTestId('error').getByText('Wrong sign-in code').waitFor();
+    expect(await page.getByTestId('status').textContent()).toBe('Signed out');
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Sign in with the code' }).click();
+    await signedIn(page, 'admin@demo.test', 'ADMIN');
+    await expectSessionOutOfScriptsReach(page);
+
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/auth/logout');
+    await page.getByTestId('sign-out').click();
+    expect((await loggedOut).status()).toBe(200);
+    await page.getByTestId('status').getByText('Signed out').waitFor();
+    expect((await context.cookies()).map((each) => each.name)).not.toContain('__Host-token-pair');
+    await expectNoRefreshTokenIn(answers);
     expect(errors.filter((error) => !/401 \(Unauthorized\)/.test(error))).toEqual([]);
   });
 });
