@@ -68,10 +68,11 @@ module.exports = [
     modifyEsbuildConfig: withoutCore,
   },
   {
-    // The whole token handler: server code, in no browser bundle.
+    // The whole token handler: server code, in no browser bundle. From 7.8 kB to 8.9 kB with its parts (288 B) and
+    // its sign-in doors and handler.adopt (806 B); docs/performance.md says what each part costs.
     name: './server, without the core (the token handler)',
     path: 'dist/server.js',
-    limit: '7.8 kB',
+    limit: '8.9 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,

@@ -1,11 +1,9 @@
-import { getClientAddress } from './clientAddress';
 import type { GuardedRequest } from './guardRequest';
 import { jsonResponse as json } from './jsonResponse';
-import type { HandlerConfig } from './readHandlerOptions';
 import { signInUpstream, type SignInUpstreamOptions } from './signInUpstream';
 
 /** What {@link createLoginRoute} needs. */
-export interface LoginRouteOptions extends SignInUpstreamOptions, Pick<HandlerConfig, 'trustProxy'> {}
+export type LoginRouteOptions = SignInUpstreamOptions;
 
 /**
  * Creates the login route, `{basePath}/login`: `{ email, password }` past the throttle to the upstream's login,
@@ -14,7 +12,7 @@ export interface LoginRouteOptions extends SignInUpstreamOptions, Pick<HandlerCo
 export function createLoginRoute(
   options: LoginRouteOptions,
 ): (request: Request, guarded: GuardedRequest) => Promise<Response> {
-  const { upstream, trustProxy } = options;
+  const { upstream } = options;
 
   return async function login(request, { body }) {
     const { email, password } = body;
@@ -22,7 +20,7 @@ export function createLoginRoute(
       return json(400, { error: { code: 'BAD_REQUEST', message: 'Send { "email": string, "password": string }.' } });
     }
     return signInUpstream(options, request, {
-      attempt: { email, address: getClientAddress(request, { trustProxy }).address, request },
+      attempt: { email },
       call: (signal) => upstream.transport(request).login(email, password, signal),
       refused: 'Wrong e-mail or password.',
     });

@@ -1,12 +1,9 @@
 import { jsonResponse as json } from './jsonResponse';
-import type { LoginAttempt, LoginThrottle } from './LoginThrottle';
+import type { LoginAttempt } from './LoginThrottle';
+import type { HandlerConfig } from './readHandlerOptions';
 
-/** What {@link createLoginThrottleGate} needs. */
-export interface LoginThrottleGateOptions {
-  /** The app's `loginThrottle`; without one, every attempt goes through. */
-  readonly throttle: LoginThrottle | undefined;
-  readonly report: (error: unknown) => void;
-}
+/** What {@link createLoginThrottleGate} needs: the app's `loginThrottle` (without one, every attempt goes through). */
+export type LoginThrottleGateOptions = Pick<HandlerConfig, 'loginThrottle' | 'report'>;
 
 /** The app's login throttle, as the routes that sign in ask it. See {@link createLoginThrottleGate}. */
 export interface LoginThrottleGate {
@@ -20,12 +17,12 @@ export interface LoginThrottleGate {
  * Creates the gate every route that signs in passes through, so that they count against one throttle. A
  * throttle that fails is reported and lets the attempt through: a broken counter must not lock everybody out.
  */
-export function createLoginThrottleGate({ throttle, report }: LoginThrottleGateOptions): LoginThrottleGate {
+export function createLoginThrottleGate({ loginThrottle, report }: LoginThrottleGateOptions): LoginThrottleGate {
   return {
     async check(attempt) {
       let verdict: { retryAfter: number } | void;
       try {
-        verdict = await throttle?.check(attempt);
+        verdict = await loginThrottle?.check(attempt);
       } catch (error) {
         report(error);
         return;
@@ -39,7 +36,7 @@ export function createLoginThrottleGate({ throttle, report }: LoginThrottleGateO
     },
     async record(attempt, outcome) {
       try {
-        await throttle?.record?.(attempt, outcome);
+        await loginThrottle?.record?.(attempt, outcome);
       } catch (error) {
         report(error);
       }

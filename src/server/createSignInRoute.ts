@@ -1,12 +1,11 @@
 import type { AnyVariables } from '../index';
-import { getClientAddress } from './clientAddress';
 import type { GuardedRequest } from './guardRequest';
 import { jsonResponse as json } from './jsonResponse';
 import type { HandlerConfig } from './readHandlerOptions';
 import { signInUpstream, type SignInUpstreamOptions } from './signInUpstream';
 
 /** What {@link createSignInRoute} needs. */
-export interface SignInRouteOptions extends SignInUpstreamOptions, Pick<HandlerConfig, 'trustProxy' | 'signIns'> {}
+export interface SignInRouteOptions extends SignInUpstreamOptions, Pick<HandlerConfig, 'signIns'> {}
 
 /**
  * Creates the sign-in route, `{basePath}/sign-in`: `{ name, variables? }` runs the door `name` of `signIns`
@@ -17,7 +16,7 @@ export interface SignInRouteOptions extends SignInUpstreamOptions, Pick<HandlerC
 export function createSignInRoute(
   options: SignInRouteOptions,
 ): (request: Request, guarded: GuardedRequest) => Promise<Response> {
-  const { upstream, trustProxy, signIns } = options;
+  const { upstream, signIns } = options;
 
   return async function signIn(request, { body }) {
     const { name, variables = {} } = body;
@@ -48,12 +47,7 @@ export function createSignInRoute(
     }
     const given = variables as AnyVariables;
     return signInUpstream(options, request, {
-      attempt: {
-        email: typeof given['email'] === 'string' ? given['email'] : '',
-        door: name,
-        address: getClientAddress(request, { trustProxy }).address,
-        request,
-      },
+      attempt: { email: typeof given['email'] === 'string' ? given['email'] : '', door: name },
       call: (signal) => upstream.transport(request, { signIn: name }).signIn!(name, given, signal),
     });
   };

@@ -107,7 +107,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   const upstream = createUpstream(config);
   const sessions = createSessionResolver({ ...config, cookie, upstream });
   const guard = createRequestGuard(config);
-  const gate = createLoginThrottleGate({ throttle: config.loginThrottle, report });
+  const gate = createLoginThrottleGate(config);
   const parts = { ...config, cookie, sessions, upstream, gate };
   const adopt = createAdopt(parts);
   const routes: Record<TokenHandlerRoute, (request: Request, guarded: GuardedRequest) => Promise<Response>> = {

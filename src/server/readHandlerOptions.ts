@@ -58,7 +58,7 @@ export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig 
     timeout = 10_000,
     now = Date.now,
   } = options;
-  const { secure = true, sameSite = 'Strict', maxAge = 2_592_000 } = options.cookie ?? {};
+  const { name, secure = true, sameSite = 'Strict', maxAge = 2_592_000 } = options.cookie ?? {};
   const secret = options.secret ?? new Uint8Array(32);
   return {
     misconfigured: readMisconfiguration(options),
@@ -69,7 +69,7 @@ export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig 
     origin: options.origin,
     trustProxy: options.trustProxy ?? false,
     sessionCookie: {
-      name: options.cookie?.name ?? (secure ? '__Host-token-pair' : 'token-pair'),
+      name: name ?? (secure ? '__Host-token-pair' : 'token-pair'),
       secret,
       secure,
       sameSite,

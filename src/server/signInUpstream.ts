@@ -1,21 +1,23 @@
 import { AuthRejectedError, type SignInAnswer } from '../index';
 import { type BeginCookieSessionOptions, beginCookieSession } from './beginCookieSession';
+import { getClientAddress } from './clientAddress';
 import type { LoginThrottleGate } from './createLoginThrottleGate';
 import { pairOf } from './createRotator';
 import { jsonResponse as json } from './jsonResponse';
 import type { LoginAttempt } from './LoginThrottle';
-import { unavailable } from './Outcome';
+import { type Outcome, unavailable } from './Outcome';
+import type { HandlerConfig } from './readHandlerOptions';
 
 /** What {@link signInUpstream} needs. */
-export interface SignInUpstreamOptions extends BeginCookieSessionOptions {
+export interface SignInUpstreamOptions extends BeginCookieSessionOptions, Pick<HandlerConfig, 'trustProxy'> {
   /** The login throttle, which every route that signs in shares. */
   readonly gate: LoginThrottleGate;
 }
 
 /** One sign-in, as a route hands it over. */
 export interface SignInCall {
-  /** What the throttle is told. */
-  readonly attempt: LoginAttempt;
+  /** What the throttle is told of the attempt; the client's address and the request are added here. */
+  readonly attempt: Pick<LoginAttempt, 'email' | 'door'>;
   /** The upstream call: the login, or a door's mutation. */
   readonly call: (signal: AbortSignal) => Promise<SignInAnswer>;
   /** The words of a refusal the upstream said nothing in. @defaultValue the transport's plain words */
@@ -31,16 +33,24 @@ export interface SignInCall {
 export async function signInUpstream(
   options: SignInUpstreamOptions,
   request: Request,
-  { attempt, call, refused }: SignInCall,
+  signIn: SignInCall,
 ): Promise<Response> {
-  const { gate, upstream, sessions } = options;
+  const { gate, upstream, sessions, trustProxy } = options;
+  const { call, refused } = signIn;
+  const attempt: LoginAttempt = {
+    ...signIn.attempt,
+    address: getClientAddress(request, { trustProxy }).address,
+    request,
+  };
+  // A refusal of the handler's own (no verdict, a broken pair, a pair too large): no cookie is set.
+  const refuse = (outcome: Outcome) => sessions.answer({ outcome, cookies: [] });
   const throttled = await gate.check(attempt);
   if (throttled) return throttled;
   let answer: SignInAnswer;
   try {
     answer = await call(upstream.signal());
   } catch (error) {
-    if (!AuthRejectedError.is(error)) return sessions.answer({ outcome: unavailable(error), cookies: [] });
+    if (!AuthRejectedError.is(error)) return refuse(unavailable(error));
     await gate.record(attempt, 'refused');
     // Apollo Server puts INTERNAL_SERVER_ERROR on every refusal thrown without a code: not the page's business.
     const code = error.code && error.code !== 'INTERNAL_SERVER_ERROR' ? error.code : 'INVALID_CREDENTIALS';
@@ -53,11 +63,11 @@ export async function signInUpstream(
   const pair = pairOf(answer);
   if (!pair) {
     const what = attempt.door === undefined ? 'the login' : `the sign-in door ${attempt.door}'s`;
-    return sessions.answer({ outcome: unavailable(new Error(`${what} answer carried no pair`)), cookies: [] });
+    return refuse(unavailable(new Error(`${what} answer carried no pair`)));
   }
   await gate.record(attempt, 'accepted');
   const begun = await beginCookieSession(options, request, { pair, user: (answer as { user?: unknown }).user });
-  if ('outcome' in begun) return sessions.answer({ outcome: begun.outcome, cookies: [] });
+  if ('outcome' in begun) return refuse(begun.outcome);
   const { session, cookies } = begun;
   return json(200, { accessToken: session.a, user: session.u ?? null, age: 0 }, cookies);
 }

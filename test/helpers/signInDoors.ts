@@ -60,6 +60,9 @@ export const WITH_ID_TOKEN: TypedDocumentNode<{ signInWithIdToken: DoorPair }, {
   }
 `;
 
+/** An account nobody has yet, which the `register` door signs up. */
+export const NEWCOMER = { email: 'new@demo.test', password: 'a new password' } as const;
+
 /** Every door of the test server, by the name the tests call it. */
 export const DOORS = {
   register: REGISTER,

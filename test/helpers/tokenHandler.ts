@@ -1,10 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import type { AuthServer, AuthServerOptions } from '../../demo/server/createAuthServer';
 import { createTokenHandler, type TokenHandler, type TokenHandlerOptions } from '../../src/server/createTokenHandler';
 import { createCookieSealer } from '../../src/server/sealCookie';
 import { toNodeHandler } from '../../src/server/toNodeHandler';
+import { createTestAuthServer } from '../../src/testing';
 import { startDemoServer } from './overHttp';
+import { DOORS, NEWCOMER } from './signInDoors';
 
 /** The secret of the handlers under test: 32 bytes and more. */
 export const SECRET = 'a-test-secret-of-at-least-32-bytes-long';
@@ -227,4 +230,47 @@ export function pageFetch(
     answers?.push({ status: response.status, body: await response.clone().json() });
     return response;
   };
+}
+
+/**
+ * A token handler holding every door of {@link DOORS} as its `signIns`, in front of the package's test server on
+ * 127.0.0.1 (an ephemeral port) with the contract's 15-minute access tokens; `handler` adds options.
+ */
+export async function startDoorsHandler(
+  cleanups: Array<() => unknown>,
+  handler: Partial<TokenHandlerOptions> = {},
+): Promise<TokenHandlerRig> {
+  const upstream = createTestAuthServer({ accessTokenTtl: 900 });
+  await upstream.listen(0, '127.0.0.1');
+  cleanups.push(() => upstream.close());
+  return startTokenHandler(cleanups, { upstream, handler: { signIns: DOORS, ...handler } });
+}
+
+/** Posts `{ name, variables }` to the rig's `/sign-in`, as the page's transport does. */
+export const signIn = (rig: TokenHandlerRig, name: string, variables?: Record<string, unknown>) =>
+  rig.post('sign-in', { name, variables });
+
+/** Signs {@link NEWCOMER} up through the `register` door. */
+export const register = (rig: TokenHandlerRig) => signIn(rig, 'register', { ...NEWCOMER });
+
+/**
+ * What reached the upstream: every counter of its stats that is not zero, the requests and each mutation's calls
+ * (`{ requests: 1, registerCalls: 1 }`), to compare whole or with what it was before.
+ */
+export function upstreamCounts(upstream: AuthServer): Record<string, number> {
+  const counters = Object.entries(upstream.stats).filter(([, value]) => typeof value === 'number' && value > 0);
+  return Object.fromEntries(counters) as Record<string, number>;
+}
+
+/** No answer the page received, body or header other than Set-Cookie, carries a refresh token the service issued. */
+export function expectNoRefreshTokenIn(rig: TokenHandlerRig): void {
+  const issued = rig.upstream.stats.refreshTokensIssued;
+  expect(issued.length).toBeGreaterThan(0);
+  expect(rig.answers.length).toBeGreaterThan(0);
+  for (const answer of rig.answers) {
+    for (const token of issued) {
+      expect(answer.text).not.toContain(token);
+      for (const [name, value] of answer.headers) if (name !== 'set-cookie') expect(value).not.toContain(token);
+    }
+  }
 }

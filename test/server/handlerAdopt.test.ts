@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createTokenHandler, type TokenHandlerOptions } from '../../src/server/createTokenHandler';
 import { makeJwt } from '../helpers/jwt';
 import { useCleanups } from '../helpers/overHttp';
-import { NEWCOMER, startDoorsHandler } from '../helpers/doorsUpstream';
-import { COOKIE, openCookie, parseSetCookie, refreshUpstream } from '../helpers/tokenHandler';
+import {
+  COOKIE,
+  openCookie,
+  parseSetCookie,
+  refreshUpstream,
+  register,
+  startDoorsHandler,
+  upstreamCounts,
+} from '../helpers/tokenHandler';
 
 // handler.adopt(request, pair, user): a pair the app's own server obtained (an OAuth callback, an invitation link)
-// sealed into the browser's cookie, against the package's test server with the contract's 15-minute tokens.
+// sealed into the browser's cookie, against the package's test server with the contract's 15-minute tokens. What
+// reached the upstream is read from its own counters.
 
 const cleanups = useCleanups();
 const ADMIN = { id: 'u_admin', email: 'admin@demo.test', role: 'ADMIN' };
@@ -25,7 +33,8 @@ describe('handler.adopt', () => {
     expect(name).toBe(COOKIE);
     expect(attributes).toMatchObject({ httponly: '', secure: '', samesite: 'Strict', path: '/' });
     expect(await openCookie(value)).toMatchObject({ r: pair.refreshToken, a: pair.accessToken });
-    expect(rig.doors.received).toEqual([]);
+    // issueTokens is the server's own call, in-process: no request, and nothing counted.
+    expect(upstreamCounts(rig.upstream)).toEqual({});
 
     // The redirect's Set-Cookie reached the browser; the page loads and restores as after a reload.
     rig.jar.store(adopted.setCookie);
@@ -34,17 +43,12 @@ describe('handler.adopt', () => {
     expect(restored.body).toEqual({ accessToken: pair.accessToken, user: ADMIN, age: expect.any(Number) });
     expect(restored.body.age).toBeLessThan(5_000);
     expect(restored.text).not.toContain(pair.refreshToken);
-    expect(rig.doors.received).toEqual([]);
-    expect(rig.upstream.stats.refreshCalls).toBe(0);
+    expect(upstreamCounts(rig.upstream)).toEqual({});
   });
 
   it('revokes the session the browser had; a request that still carries its cookie is told it was replaced', async () => {
     const rig = await startDoorsHandler(cleanups);
-    const registered = await rig.post('sign-in', {
-      name: 'register',
-      variables: { email: NEWCOMER.email, password: NEWCOMER.password },
-    });
-    expect(registered.status).toBe(200);
+    expect((await register(rig)).status).toBe(200);
     const [previous] = rig.upstream.stats.refreshTokensIssued;
     const before = rig.jar.header()!;
 
@@ -61,9 +65,10 @@ describe('handler.adopt', () => {
     expect(late.setCookie).toEqual([]);
 
     rig.jar.store(adopted.setCookie);
-    // No user given: the page reads the access token's claims. Only the test's own check above went upstream.
+    // No user given: the page reads the access token's claims. Upstream: the door, the revocation, and the test's
+    // own check above (its refresh); nothing for the late request or the restore.
     expect((await rig.post('refresh', {})).body).toMatchObject({ accessToken: pair.accessToken, user: null });
-    expect(rig.doors.received).toEqual(['register', 'logout']);
+    expect(upstreamCounts(rig.upstream)).toEqual({ requests: 3, registerCalls: 1, logoutCalls: 1, refreshCalls: 1 });
   });
 
   it('times the access token by its own claims: one issued 13 minutes before it was adopted is renewed at once', async () => {
@@ -76,39 +81,38 @@ describe('handler.adopt', () => {
     const restored = await rig.post('refresh', {});
     expect(restored.status).toBe(200);
     expect(restored.body.accessToken).not.toBe(pair.accessToken);
-    expect(rig.upstream.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1 });
-    expect(rig.doors.received).toEqual(['refreshToken']);
+    expect(upstreamCounts(rig.upstream)).toEqual({ requests: 1, refreshCalls: 1, refreshSuccesses: 1 });
   });
 
   it.each([
-    ['no access token', { refreshToken: 'r' }, 'accessToken is not a string'],
+    ['no access token', { refreshToken: 'r' }, 'without an accessToken.'],
     [
       'an access token that is not a JWT',
       { accessToken: 'opaque', refreshToken: 'r' },
-      'accessToken is not a valid JWT',
+      'whose accessToken is not a valid JWT (Invalid token specified',
     ],
     [
       'an access token without exp',
       { accessToken: makeJwt({ sub: 'u_admin', iat: 1 }), refreshToken: 'r' },
-      'accessToken has no exp claim',
+      'whose accessToken has no exp claim.',
     ],
     [
       'an empty refresh token',
       { accessToken: makeJwt({ sub: 'u_admin', exp: 4e9 }), refreshToken: '' },
-      'refreshToken',
+      'without a refreshToken.',
     ],
   ])('refuses %s with a TypeError that says so, and changes nothing', async (_name, pair, words) => {
     const rig = await startDoorsHandler(cleanups);
     await rig.post('login', { email: ADMIN.email, password: 'admin-pass' });
     const request = { headers: new Headers({ cookie: rig.jar.header()! }) };
-    rig.doors.received.length = 0;
+    const before = upstreamCounts(rig.upstream);
 
     const refused = await rig.handler.adopt(request, pair as never).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TypeError);
-    expect((refused as Error).message).toMatch(/^apollo-link-token-pair: handler\.adopt\(\) was handed a pair whose /);
+    expect((refused as Error).message).toMatch(/^apollo-link-token-pair: handler\.adopt\(\) was handed a pair /);
     expect((refused as Error).message).toContain(words);
     // The browser's session was not touched.
-    expect(rig.doors.received).toEqual([]);
+    expect(upstreamCounts(rig.upstream)).toEqual(before);
     expect((await rig.post('refresh', {})).body.user).toMatchObject({ id: 'u_admin' });
   });
 

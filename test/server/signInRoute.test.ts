@@ -1,29 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import type { SignInDocument } from '../../src';
 import { createTokenHandler } from '../../src/server/createTokenHandler';
 import { useCleanups } from '../helpers/overHttp';
+import { DOORS, NEWCOMER } from '../helpers/signInDoors';
 import {
-  DOORS,
+  COOKIE,
   expectNoRefreshTokenIn,
-  NEWCOMER,
+  openCookie,
+  parseSetCookie,
+  refreshUpstream,
   register,
+  SECRET,
   signIn,
   startDoorsHandler,
-  TWO_FACTOR,
-} from '../helpers/doorsUpstream';
-import { COOKIE, openCookie, parseSetCookie, refreshUpstream, SECRET } from '../helpers/tokenHandler';
+  upstreamCounts,
+} from '../helpers/tokenHandler';
 
-// {basePath}/sign-in runs the handler's own doors (its `signIns`) by name, against the package's test server with
-// the contract's 15-minute tokens: what a door's answer begins, refusals and outages. What a page may send and the
-// throttle are in signInGuards.test.ts. The doors' mutations are answered by a stand-in in front of the test server
-// (test/helpers/signInDoors.ts) until the test server has them.
+// {basePath}/sign-in runs the handler's own doors (its `signIns`) by name, against the package's test server and its
+// doors with the contract's 15-minute tokens: what a door's answer begins, refusals and outages. What a page may
+// send and the throttle are in signInGuards.test.ts.
 
 const cleanups = useCleanups();
 const ADMIN = { email: 'admin@demo.test', password: 'admin-pass' };
+const TWO_FACTOR = { email: 'twofactor@demo.test', password: 'twofactor-pass' };
 const CASHIER = 'cashier@demo.test';
 
 describe("the doors' documents", () => {
   it('throws when the handler is created, naming a door whose document is not one mutation of one field', () => {
-    const create = (document: string) => () =>
+    const create = (document: SignInDocument) => () =>
       createTokenHandler({ uri: 'http://127.0.0.1:1/graphql', secret: SECRET, signIns: { ...DOORS, bad: document } });
     expect(create('mutation {')).toThrow(/^apollo-link-token-pair: signIns\.bad is not a GraphQL document/);
     expect(create('mutation { a { b } c { d } }')).toThrow(
@@ -39,9 +43,10 @@ describe('a door whose answer carries a pair', () => {
     const answer = await register(rig);
 
     expect(answer.status).toBe(200);
+    const account = rig.upstream.users.find((user) => user.email === NEWCOMER.email)!;
     expect(answer.body).toEqual({
       accessToken: expect.any(String),
-      user: { id: 'u_new', email: NEWCOMER.email, role: 'MEMBER' },
+      user: { id: account.id, email: NEWCOMER.email, role: 'MEMBER' },
       age: 0,
     });
     expect(answer.setCookie).toHaveLength(1);
@@ -52,7 +57,7 @@ describe('a door whose answer carries a pair', () => {
     const [issued] = rig.upstream.stats.refreshTokensIssued;
     expect(await openCookie(value)).toMatchObject({ r: issued, a: answer.body.accessToken });
     // The door, and nothing else, went upstream.
-    expect(rig.doors.received).toEqual(['register']);
+    expect(upstreamCounts(rig.upstream)).toEqual({ requests: 1, registerCalls: 1 });
     expectNoRefreshTokenIn(rig);
   });
 
@@ -63,17 +68,22 @@ describe('a door whose answer carries a pair', () => {
 
     const restored = await rig.post('refresh', {});
     expect(restored.status).toBe(200);
-    expect(restored.body).toMatchObject({ accessToken, user: { id: 'u_new', email: NEWCOMER.email } });
-    expect(rig.doors.received).toEqual(['register']);
+    expect(restored.body).toMatchObject({ accessToken, user: { email: NEWCOMER.email, role: 'MEMBER' } });
+    expect(upstreamCounts(rig.upstream)).toEqual({ requests: 1, registerCalls: 1 });
 
     // 13 minutes on, the 15-minute token is too near its end to hand out: one rotation upstream, then its answer.
     clock.offset = 13 * 60_000;
     const renewed = await rig.post('refresh', {});
     expect(renewed.status).toBe(200);
     expect(renewed.body.accessToken).not.toBe(accessToken);
-    expect(renewed.body.user).toMatchObject({ id: 'u_new' });
+    expect(renewed.body.user).toMatchObject({ email: NEWCOMER.email });
     expect((await rig.post('refresh', {})).body.accessToken).toBe(renewed.body.accessToken);
-    expect(rig.upstream.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1, reuseDetections: 0 });
+    expect(upstreamCounts(rig.upstream)).toEqual({
+      requests: 2,
+      registerCalls: 1,
+      refreshCalls: 1,
+      refreshSuccesses: 1,
+    });
     expectNoRefreshTokenIn(rig);
   });
 
@@ -85,7 +95,7 @@ describe('a door whose answer carries a pair', () => {
     expect((await register(rig)).status).toBe(200);
     expect(rig.upstream.stats.logoutCalls).toBe(1);
     expect(await refreshUpstream(rig.upstream, previous!)).toBe('INVALID_REFRESH_TOKEN');
-    expect((await rig.post('refresh', {})).body.user).toMatchObject({ id: 'u_new' });
+    expect((await rig.post('refresh', {})).body.user).toMatchObject({ email: NEWCOMER.email });
     expectNoRefreshTokenIn(rig);
   });
 });
@@ -104,26 +114,27 @@ describe('a door whose answer carries no pair', () => {
     expect((await rig.post('refresh', {})).body.user).toMatchObject({ id: 'u_admin' });
     expect(rig.upstream.stats.logoutCalls).toBe(0);
 
-    const { code } = rig.doors.codes().at(-1)!;
+    const { code } = rig.upstream.codes(CASHIER).at(-1)!;
     const signedIn = await signIn(rig, 'withCode', { email: CASHIER, code });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user).toMatchObject({ id: 'u_cashier' });
     expect(rig.jar.get()).not.toBe(cookie);
+    expect(rig.upstream.stats).toMatchObject({ requestSignInCodeCalls: 1, signInWithCodeCalls: 1, logoutCalls: 1 });
     expectNoRefreshTokenIn(rig);
   });
 
   it("reads a union's answer: a second factor's challenge is the next step, another member's pair a session", async () => {
     const rig = await startDoorsHandler(cleanups);
-    const challenged = await signIn(rig, 'signIn', { email: TWO_FACTOR, password: 'owner-pass' });
+    const challenged = await signIn(rig, 'signIn', TWO_FACTOR);
     expect(challenged.status).toBe(200);
     expect(challenged.body).toEqual({ next: { __typename: 'SecondFactorRequired', challenge: expect.any(String) } });
     expect(challenged.setCookie).toEqual([]);
 
     const { challenge } = challenged.body.next;
-    const { code } = rig.doors.codes().at(-1)!;
-    const verified = await signIn(rig, 'secondFactor', { challenge, code });
+    const { code } = rig.upstream.codes(TWO_FACTOR.email).at(-1)!;
+    const verified = await signIn(rig, 'verify', { challenge, code });
     expect(verified.status).toBe(200);
-    expect(verified.body.user).toMatchObject({ id: 'u_owner' });
+    expect(verified.body.user).toMatchObject({ id: 'u_twofactor' });
 
     const direct = await signIn(rig, 'signIn', ADMIN);
     expect(direct.status).toBe(200);
@@ -133,6 +144,7 @@ describe('a door whose answer carries no pair', () => {
       age: 0,
     });
     expect(direct.setCookie).toHaveLength(1);
+    expect(rig.upstream.stats).toMatchObject({ signInCalls: 2, verifySecondFactorCalls: 1, loginCalls: 0 });
     expectNoRefreshTokenIn(rig);
   });
 
@@ -151,6 +163,7 @@ describe('a door whose answer carries no pair', () => {
     });
     expect(answer.text).not.toContain(CASHIER);
     expect(answer.setCookie).toEqual([]);
+    expect(rig.upstream.stats.requestSignInCodeCalls).toBe(1);
     expectNoRefreshTokenIn(rig);
   });
 });
@@ -163,10 +176,14 @@ describe('refusals and outages', () => {
     for (const [name, variables, error] of [
       [
         'register',
-        { email: ADMIN.email, password: 'x' },
-        ['EMAIL_TAKEN', 'An account with this e-mail exists already.'],
+        { email: ADMIN.email, password: 'a long enough password' },
+        ['EMAIL_TAKEN', 'An account with admin@demo.test exists already'],
       ],
-      ['withCode', { email: CASHIER, code: '1' }, ['INVALID_CODE', 'Wrong or expired code.']],
+      [
+        'withCode',
+        { email: CASHIER, code: '000000' },
+        ['INVALID_CODE', 'No sign-in code is pending for this e-mail: request one with requestSignInCode'],
+      ],
       ['signIn', { email: ADMIN.email, password: 'wrong' }, ['INVALID_CREDENTIALS', 'Invalid email or password']],
     ] as const) {
       const answer = await signIn(rig, name, variables);
@@ -183,14 +200,14 @@ describe('refusals and outages', () => {
     const rig = await startDoorsHandler(cleanups);
     const { accessToken } = (await register(rig)).body;
     const cookie = rig.jar.get();
-    await rig.doors.close();
+    await rig.upstream.close();
 
     const answer = await signIn(rig, 'requestCode', { email: CASHIER });
     expect(answer.status).toBe(503);
     expect(answer.body.error.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(answer.setCookie).toEqual([]);
     expect(rig.jar.get()).toBe(cookie);
-    // The cookie's access token is fresh: answered with no upstream call.
+    // The cookie's access token is fresh: answered with the upstream still down.
     expect((await rig.post('refresh', {})).body.accessToken).toBe(accessToken);
     expectNoRefreshTokenIn(rig);
   });
