@@ -88,7 +88,7 @@ describe('readUser', () => {
     await auth.refresh();
     await auth.login('a@b.test', 'pw');
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]![0])).toMatch(/has no id.*Set `readUser` in createTokenAuth/s);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/has no id.*set `readUser` in createTokenAuth/s);
     // Without readUser the id is '' (no `sub`), and `roles` is no claim the default reads.
     expect(auth.getState().user).toMatchObject({ id: '', roles: [] });
   });

@@ -3,10 +3,8 @@ import type { SessionRecord } from './SessionRecord';
 
 /** What a session whose user has no id says, once, in development. */
 const NO_USER_ID =
-  'apollo-link-token-pair: the signed-in user has no id: the access token has no `sub` claim and the sign-in ' +
-  'answer no `user.id`. Set `readUser` in createTokenAuth to read it from the claims your server sends ' +
-  "(`readUser: (claims) => ({ id: claims['userId'] as string })`); until then `user.id` is '' and a sign-in as " +
-  'another user cannot be told from the same one.';
+  'apollo-link-token-pair: the signed-in user has no id (the access token has no `sub`, the sign-in answer no ' +
+  '`user.id`): set `readUser` in createTokenAuth to read it from your claims.';
 
 /**
  * The check a session runs on each record it makes live: a user with no id is said once, in development, naming
