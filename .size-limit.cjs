@@ -69,10 +69,11 @@ module.exports = [
   },
   {
     // The whole token handler: server code, in no browser bundle. From 7.8 kB to 8.9 kB with its parts (288 B) and
-    // its sign-in doors and handler.adopt (806 B); docs/performance.md says what each part costs.
+    // its sign-in doors and handler.adopt (806 B), to 9.3 kB with an upstream transport of the app's own (437 B);
+    // docs/performance.md says what each part costs.
     name: './server, without the core (the token handler)',
     path: 'dist/server.js',
-    limit: '8.9 kB',
+    limit: '9.3 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,

@@ -15,7 +15,10 @@
  * - 400 `BAD_REQUEST`, 404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`, 413 `PAYLOAD_TOO_LARGE`;
  * - 429 `TOO_MANY_ATTEMPTS`: the `loginThrottle` refused a login (`Retry-After` says when to try again);
  * - 500 `SESSION_TOO_LARGE`: the pair does not fit in the cookies a browser keeps (see `MAX_CHUNKS`);
- * - 500 `MISCONFIGURED`: `uri` or `secret` was not set (the message names it);
+ * - 500 `MISCONFIGURED`: `uri` or `secret` was not set, or a GraphQL option was set beside `upstream` (the message
+ *   names it);
+ * - 503 `NO_REFRESH_TOKEN`: a login or a door answered an access token and no refresh token, which the cookie must
+ *   hold: the upstream cannot sit behind a token handler (reported through `onError`);
  * - 503 `UPSTREAM_UNAVAILABLE`: no verdict (network, timeout, 5xx, or an uncertain refusal such as Apollo Server's
  *   `INTERNAL_SERVER_ERROR` until the upstream has answered a refresh token so three times); the cookie is kept,
  *   try again.
@@ -45,6 +48,11 @@ export interface CookieSession {
   readonly e: number;
   /** How many refreshes of `r` in a row the upstream answered with an uncertain refusal. */
   readonly n?: number;
+  /**
+   * `1` when `r` is the refresh token of the pair before too: a refresh answered none, or the same (a server that
+   * does not rotate them, RFC 6749 §6). The rotation cache then keys the pair by both its tokens.
+   */
+  readonly k?: 1;
 }
 
 /** What a rotation, or a look at a cookie, came to: a session, or a refusal (with the cookie to keep, when it changed). */

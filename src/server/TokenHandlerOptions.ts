@@ -1,12 +1,39 @@
-import type { GraphQLTransportOptions, SignInDocuments } from '../index';
+import type { GraphQLTransportOptions, SignInDocuments, TokenAuthTransport } from '../index';
 import type { LoginThrottle } from './LoginThrottle';
 import type { RotationCache } from './RotationCache';
 import type { Secrets } from './sealCookie';
 
 /** Options of {@link createTokenHandler}. */
 export interface TokenHandlerOptions {
-  /** The upstream GraphQL service that serves `loginWithEmailPassword`, `refreshToken` and `logout`. */
-  uri: string;
+  /**
+   * The upstream GraphQL service that serves `loginWithEmailPassword`, `refreshToken` and `logout`. Not set with
+   * `upstream`.
+   */
+  uri?: string;
+  /**
+   * The upstream as a transport of your own, in place of `uri`'s GraphQL mutations: a REST auth server, another
+   * protocol. The handler calls its `login`, `refresh` and `logout` (and `signIn`, the doors of `/sign-in`: its
+   * `signIns` name them) where it would post the mutations, and keeps every rule of its own: the cookie, one
+   * rotation per refresh token across requests and instances, `graceTime`, a refusal (`AuthRejectedError`) that
+   * ends the session against any other error that keeps it, the `loginThrottle`.
+   *
+   * Its answers must carry a refresh token, which the cookie keeps: a login answered without one is refused (503
+   * `NO_REFRESH_TOKEN`). A refresh answered without one keeps the cookie's (a server that does not rotate them,
+   * RFC 6749 §6).
+   *
+   * A transport is called as it is. To send each call with the client's address (`X-Forwarded-For`, so that the
+   * service's own throttling sees the user and not the handler), pass a function of the request's context that
+   * returns the transport: it is called for each upstream call. `uri`, `documents`, `headers`, `fetch` and
+   * `signIns` configure the GraphQL transport this replaces: beside it, each request answers 500 `MISCONFIGURED`
+   * naming them.
+   * @example
+   * ```ts
+   * // A REST auth server, through a transport of your own (docs/token-handler.md has one of a dozen lines).
+   * declare function restTransport(url: string, forwardedFor?: string): TokenAuthTransport;
+   * createTokenHandler({ secret, upstream: ({ forwardedFor }) => restTransport('https://auth.example.com', forwardedFor) });
+   * ```
+   */
+  upstream?: TokenAuthTransport | ((context: UpstreamContext) => TokenAuthTransport);
   /**
    * The secret the cookie is encrypted with: at least 32 bytes, the same on every instance. To rotate it, pass a
    * list, the newest first: the first seals, every one opens, and a cookie sealed with an older one is sealed
@@ -71,11 +98,11 @@ export interface TokenHandlerOptions {
   minTokenLife?: number;
   /** How long an upstream call may take, in ms. @defaultValue `10_000` */
   timeout?: number;
-  /** The `fetch` of upstream calls. @defaultValue `globalThis.fetch` */
+  /** The `fetch` of upstream calls (not with `upstream`). @defaultValue `globalThis.fetch` */
   fetch?: typeof fetch;
-  /** Extra headers of upstream calls. */
+  /** Extra headers of upstream calls (not with `upstream`). */
   headers?: Record<string, string>;
-  /** Documents for an upstream whose mutations have other names: see `createGraphQLTransport`. */
+  /** Documents for an upstream whose mutations have other names (not with `upstream`): see `createGraphQLTransport`. */
   documents?: GraphQLTransportOptions['documents'];
   /**
    * The app's own sign-in mutations, by name, that the page's `auth.signIn(name, variables)` runs through
@@ -84,7 +111,8 @@ export interface TokenHandlerOptions {
    * run these mutations and no others: it sends a name and variables, never a document. Each selects one top-level
    * field, as `signIns` of `createGraphQLTransport`: a pair (`accessToken`, `refreshToken`, optionally `user`)
    * begins the session as a login does; any other answer is handed to the page as the `next` step. A document that
-   * selects no single top-level field throws here, naming the door.
+   * selects no single top-level field throws here, naming the door. With `upstream`, the doors are that
+   * transport's own (its `signIn` and `signIns`), and this is not set.
    * @example
    * ```ts
    * createTokenHandler({
@@ -109,6 +137,20 @@ export interface TokenHandlerOptions {
   onError?: (error: Error) => void;
   /** The clock, in ms. @defaultValue `Date.now` */
   now?: () => number;
+}
+
+/** What a function given as {@link TokenHandlerOptions.upstream} is called with, for each upstream call. */
+export interface UpstreamContext {
+  /**
+   * The client's address as `X-Forwarded-For` would carry it upstream: the trusted proxy's chain (with
+   * `trustProxy`), then the peer's address as `toNodeHandler` knows it; `undefined` when unknown.
+   */
+  readonly forwardedFor: string | undefined;
+  /**
+   * The request the call is made for: a route's `Request`, or what the app handed `getServerSession` or `adopt`
+   * (its headers at least).
+   */
+  readonly request: { readonly headers: Headers };
 }
 
 /** The cookie of {@link TokenHandlerOptions.cookie}. */

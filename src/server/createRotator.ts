@@ -107,10 +107,11 @@ export function createRotator(options: RotatorOptions): Rotator {
         return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
       }
     }
-    // Refused, or answered without a pair: either way the token is spent and the session over.
-    const pair = pairOf(answer);
+    // Refused, or answered without an access token: either way the token is spent and the session over. An answer
+    // without a refresh token keeps the one sent (a server that does not rotate them).
+    const pair = pairOf(answer, session.r);
     const outcome: Outcome = pair
-      ? { session: { ...session, ...pair, t: now(), e: now() + options.sessionLife, n: undefined } }
+      ? { session: { ...session, k: undefined, ...pair, t: now(), e: now() + options.sessionLife, n: undefined } }
       : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
     // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
     // make later requests wait for a rotation that is over.
@@ -169,14 +170,14 @@ export function createRotator(options: RotatorOptions): Rotator {
       if (!next) break;
       outcome = next;
       if (!('session' in next)) break;
-      key = await keyOf(next.session.r);
+      key = await keyOf(next.session);
     }
     return outcome;
   }
 
   return {
     async rotate(session, upstream, signal) {
-      const key = await keyOf(session.r);
+      const key = await keyOf(session);
       let rotation = running.get(key);
       if (!rotation) {
         rotation = rotateShared(key, session, upstream, signal).finally(() => running.delete(key));
@@ -203,16 +204,23 @@ export function createRotator(options: RotatorOptions): Rotator {
   };
 }
 
-/** The cache key of a refresh token: its SHA-256, in hex. The token itself is never a key. */
-export async function keyOf(refreshToken: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(refreshToken)));
+/**
+ * The cache key of a pair: the SHA-256 of its refresh token, in hex, or of both its tokens when the refresh token
+ * is one an earlier pair had too (`k`), so that each rotation of a token that does not rotate is one of its own.
+ * The token itself is never a key.
+ */
+export async function keyOf(pair: Pick<CookieSession, 'r' | 'a' | 'k'>): Promise<string> {
+  const named = pair.k ? `${pair.r} ${pair.a}` : pair.r;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(named)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The pair of an upstream answer, as the cookie keeps it; `undefined` when it carries none. */
-export function pairOf(answer: unknown): { r: string; a: string } | undefined {
+/**
+ * The pair of an upstream answer, as the cookie keeps it; `undefined` when it carries none. `sent`: the refresh
+ * token of a refresh, which an answer without one keeps (RFC 6749 §6: the server need not issue a new one).
+ */
+export function pairOf(answer: unknown, sent?: string): Pick<CookieSession, 'r' | 'a' | 'k'> | undefined {
   const { accessToken, refreshToken } = (answer ?? {}) as Record<string, unknown>;
-  if (typeof accessToken === 'string' && typeof refreshToken === 'string' && accessToken && refreshToken) {
-    return { r: refreshToken, a: accessToken };
-  }
+  const r = typeof refreshToken === 'string' && refreshToken ? refreshToken : sent;
+  if (typeof accessToken === 'string' && accessToken && r) return { r, a: accessToken, ...(r === sent && { k: 1 }) };
 }

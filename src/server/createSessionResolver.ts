@@ -112,17 +112,19 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
     presented?: unknown,
   ): Promise<{ outcome: Outcome; renewed: boolean }> {
     // A session ended here (a logout) or refused upstream within graceTime is not handed out again.
-    const kept = await rotator.newest(await keyOf(found.r)).catch(() => undefined);
+    const kept = await rotator.newest(await keyOf(found)).catch(() => undefined);
     if (kept && !('session' in kept)) return { outcome: kept, renewed: false };
     const newest = kept ? kept.session : found;
-    const key = await keyOf(newest.r);
+    const key = await keyOf(newest);
     // Noted until the rotation's outcome is kept, so that a request that presents an older token meanwhile, here
     // or on another instance, joins the rotation.
     if (newest.a === presented) await rotator.refuse(key);
     else if (fresh(newest) && !(await rotator.refused(key)))
       return { outcome: { session: newest }, renewed: newest !== found };
     const outcome = await rotator.rotate(newest, upstream.transport(request), upstream.signal());
-    return { outcome, renewed: 'session' in outcome && outcome.session.r !== found.r };
+    // A server that does not rotate refresh tokens renews the access token alone: a new pair all the same.
+    const { session } = 'session' in outcome ? outcome : {};
+    return { outcome, renewed: !!session && (session.r !== found.r || session.a !== found.a) };
   }
 
   async function resolve(
@@ -159,12 +161,12 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
     found: CookieSession,
     { replaced = false } = {},
   ): Promise<boolean> {
-    const key = await keyOf(found.r);
+    const key = await keyOf(found);
     await rotator.settled(key);
     const kept = await rotator.newest(key).catch(() => undefined);
     const last = kept && 'session' in kept ? kept.session : found;
     const ended = refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
-    await rotator.keep(await keyOf(last.r), replaced ? { ...ended, replaced } : ended, refusalTime(last));
+    await rotator.keep(await keyOf(last), replaced ? { ...ended, replaced } : ended, refusalTime(last));
     try {
       await upstream.transport(request).logout({ accessToken: last.a, refreshToken: last.r }, upstream.signal());
       return true;

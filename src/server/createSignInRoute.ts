@@ -1,22 +1,22 @@
 import type { AnyVariables } from '../index';
 import type { GuardedRequest } from './guardRequest';
 import { jsonResponse as json } from './jsonResponse';
-import type { HandlerConfig } from './readHandlerOptions';
 import { signInUpstream, type SignInUpstreamOptions } from './signInUpstream';
 
 /** What {@link createSignInRoute} needs. */
-export interface SignInRouteOptions extends SignInUpstreamOptions, Pick<HandlerConfig, 'signIns'> {}
+export type SignInRouteOptions = SignInUpstreamOptions;
 
 /**
  * Creates the sign-in route, `{basePath}/sign-in`: `{ name, variables? }` runs the door `name` of `signIns`
- * (the app's own mutation, held here) with `variables`, past the same throttle and checks as a login. A pair
- * begins the session as a login does; any other answer is `{ next }`. The page names a door, and never sends a
- * document: a name that is no door is 404 `UNKNOWN_SIGN_IN`, and nothing is sent upstream.
+ * (the app's own mutation, held here), or of the `upstream` transport, with `variables`, past the same throttle
+ * and checks as a login. A pair begins the session as a login does; any other answer is `{ next }`. The page names
+ * a door, and never sends a document: a name that is no door is 404 `UNKNOWN_SIGN_IN`, and nothing is sent
+ * upstream.
  */
 export function createSignInRoute(
   options: SignInRouteOptions,
 ): (request: Request, guarded: GuardedRequest) => Promise<Response> {
-  const { upstream, signIns } = options;
+  const { upstream } = options;
 
   return async function signIn(request, { body }) {
     const { name, variables = {} } = body;
@@ -36,19 +36,20 @@ export function createSignInRoute(
         },
       });
     }
-    if (!signIns.has(name)) {
-      const doors = signIns.size ? `the doors there are: ${[...signIns.keys()].join(', ')}` : 'there are none';
+    const door = upstream.door(request, name);
+    if ('doors' in door) {
+      const doors = door.doors.length ? `the doors there are: ${door.doors.join(', ')}` : 'there are none';
       return json(404, {
         error: {
           code: 'UNKNOWN_SIGN_IN',
-          message: `No sign-in door named "${name}" (${doors}). Add its mutation to the \`signIns\` of createTokenHandler.`,
+          message: `No sign-in door named "${name}" (${doors}). Add it to the \`signIns\` of createTokenHandler (of its \`upstream\` transport, when it has one).`,
         },
       });
     }
     const given = variables as AnyVariables;
     return signInUpstream(options, request, {
       attempt: { email: typeof given['email'] === 'string' ? given['email'] : '', door: name },
-      call: (signal) => upstream.transport(request, { signIn: name }).signIn!(name, given, signal),
+      call: (signal) => door.signIn(given, signal),
     });
   };
 }

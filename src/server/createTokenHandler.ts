@@ -15,7 +15,7 @@ import type { TokenHandlerOptions } from './TokenHandlerOptions';
 export type { AdoptedSession } from './createAdopt';
 export { TOKEN_HANDLER_HEADER } from './guardRequest';
 export type { TokenHandlerError, TokenHandlerUser } from './Outcome';
-export type { TokenHandlerCookieOptions, TokenHandlerOptions } from './TokenHandlerOptions';
+export type { TokenHandlerCookieOptions, TokenHandlerOptions, UpstreamContext } from './TokenHandlerOptions';
 
 /** What {@link TokenHandler.getServerSession} yields for one incoming request. */
 export interface ServerSession {
@@ -87,7 +87,8 @@ export interface TokenHandler {
  * `{basePath}/login` (`{ email, password }` → `{ accessToken, user }`), `{basePath}/sign-in` (`{ name,
  * variables }`: the door `name` of `signIns` → `{ accessToken, user }`, or `{ next }`), `{basePath}/refresh`
  * (`{ accessToken? }`: the token the page wants replaced, the one the API refused → `{ accessToken, user }`) and
- * `{basePath}/logout`. Refusals answer `{ error: { code, message } }` (see {@link TokenHandlerError}). Requests
+ * `{basePath}/logout`. Refusals answer `{ error: { code, message } }` (see {@link TokenHandlerError}). The
+ * upstream is the GraphQL service at `uri`, or `upstream`, a transport of the app's own (a REST server). Requests
  * that present one refresh token at once, or within `graceTime`, cause one upstream refresh and receive the same
  * answer. A refresh rotates upstream only when `accessToken` is the session's newest (or that pair is near its
  * end); one that names an older token, or none, gets the newest pair with no upstream call, unless a page

@@ -11,6 +11,7 @@ export {
   type TokenHandler,
   type TokenHandlerOptions,
   type TokenHandlerCookieOptions,
+  type UpstreamContext,
   type TokenHandlerUser,
   type TokenHandlerError,
   type ServerSession,

@@ -7,14 +7,20 @@ import type { Secrets } from './sealCookie';
 import type { SessionCookieOptions } from './sessionCookie';
 import type { TokenHandlerOptions } from './TokenHandlerOptions';
 
+// The options of the GraphQL transport that `upstream` replaces: beside it, each would go unused.
+const GRAPHQL_OPTIONS = ['uri', 'documents', 'headers', 'fetch', 'signIns'] as const;
+
 /** The options of a token handler with every default applied: read once, when it is created. */
 export interface HandlerConfig {
   /**
-   * What the handler lacks to work (`uri`, `secret`), in words for the developer; `undefined` when nothing. Each
-   * request fails with it.
+   * What the handler lacks to work (`uri`, `secret`), or has beside `upstream` that it would not use, in words for
+   * the developer; `undefined` when nothing. Each request fails with it.
    */
   readonly misconfigured: string | undefined;
-  readonly uri: string;
+  /** Not set with `transport` (or when the handler is misconfigured). */
+  readonly uri: string | undefined;
+  /** `upstream`: the app's own transport (or a function of the request that makes it), in place of `uri`'s. */
+  readonly transport: TokenHandlerOptions['upstream'];
   /** The secret, or 32 zero bytes when none was set (the handler is then misconfigured and serves nothing). */
   readonly secret: Secrets;
   readonly basePath: string;
@@ -63,6 +69,7 @@ export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig 
   return {
     misconfigured: readMisconfiguration(options),
     uri: options.uri,
+    transport: options.upstream,
     secret,
     basePath,
     allowedOrigins: options.allowedOrigins,
@@ -98,11 +105,19 @@ export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig 
 
 // An option not set at all (an environment variable that a build does not have: `next build` loads the route
 // modules) fails each request with a message, not the import; one of the wrong shape throws when the cookie is made.
+// So does a GraphQL option beside `upstream`, which the handler would silently not use.
 function readMisconfiguration(options: TokenHandlerOptions): string | undefined {
-  const unset = (['uri', 'secret'] as const).filter((option) => options[option] === undefined);
-  return unset.length
-    ? `The token handler has no \`${unset.join('` and no `')}\`: set ${unset.map((option) => (option === 'uri' ? 'the upstream GraphQL URL' : 'a secret of at least 32 bytes (`openssl rand -base64 32`)')).join(' and ')} in createTokenHandler.`
-    : undefined;
+  const { upstream } = options;
+  const required: ReadonlyArray<'uri' | 'secret'> = upstream ? ['secret'] : ['uri', 'secret'];
+  const unset = required.filter((option) => options[option] === undefined);
+  const beside = upstream ? GRAPHQL_OPTIONS.filter((option) => options[option] !== undefined) : [];
+  const words = [
+    unset.length &&
+      `The token handler has no \`${unset.join('` and no `')}\`: set ${unset.map((option) => (option === 'uri' ? 'the upstream GraphQL URL (or `upstream`, a transport of your own)' : 'a secret of at least 32 bytes (`openssl rand -base64 32`)')).join(' and ')} in createTokenHandler.`,
+    beside.length &&
+      `The token handler calls its \`upstream\` transport, so \`${beside.join('`, `')}\` beside it would go unused: build them into that transport (its \`signIn\` and \`signIns\` are the doors a page's signIn runs), or remove \`upstream\`.`,
+  ].filter(Boolean);
+  return words.length ? words.join(' ') : undefined;
 }
 
 // A document of the wrong shape throws at once, as a secret of the wrong shape does: it is the app's code, not an

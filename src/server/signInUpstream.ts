@@ -5,7 +5,7 @@ import type { LoginThrottleGate } from './createLoginThrottleGate';
 import { pairOf } from './createRotator';
 import { jsonResponse as json } from './jsonResponse';
 import type { LoginAttempt } from './LoginThrottle';
-import { type Outcome, unavailable } from './Outcome';
+import { type Outcome, refusal, UNAVAILABLE, unavailable } from './Outcome';
 import type { HandlerConfig } from './readHandlerOptions';
 
 /** What {@link signInUpstream} needs. */
@@ -63,7 +63,12 @@ export async function signInUpstream(
   const pair = pairOf(answer);
   if (!pair) {
     const what = attempt.door === undefined ? 'the login' : `the sign-in door ${attempt.door}'s`;
-    return refuse(unavailable(new Error(`${what} answer carried no pair`)));
+    if (!(answer as { accessToken?: unknown }).accessToken)
+      return refuse(unavailable(new Error(`${what} answer carried no pair`)));
+    // Not an outage: a service that keeps the refresh token to itself (its own cookie) answers so every time.
+    const message = `No refresh token in ${what} answer, only an access token: the token handler keeps the refresh token in its cookie, so it cannot sit in front of an auth service whose answers carry none.`;
+    options.report(new Error(message));
+    return refuse(refusal(UNAVAILABLE, 'NO_REFRESH_TOKEN', message));
   }
   await gate.record(attempt, 'accepted');
   const begun = await beginCookieSession(options, request, { pair, user: (answer as { user?: unknown }).user });

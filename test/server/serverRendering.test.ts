@@ -82,7 +82,7 @@ describe('a handler built without its secret or URL (next build loads route modu
       const { error } = await answer.json();
       expect(error.code).toBe('MISCONFIGURED');
       expect(error.message).toMatch(
-        /no `uri` and no `secret`: set the upstream GraphQL URL and a secret of at least 32 bytes/,
+        /no `uri` and no `secret`: set the upstream GraphQL URL \(or `upstream`, a transport of your own\) and a secret of at least 32 bytes/,
       );
     }
     await expect(handler.getServerSession({ headers: new Headers() })).rejects.toThrow(/no `uri` and no `secret`/);

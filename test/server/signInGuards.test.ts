@@ -30,7 +30,7 @@ describe('what a page may send', () => {
       expect(answer.status, name).toBe(404);
       expect(answer.body.error).toEqual({
         code: 'UNKNOWN_SIGN_IN',
-        message: `No sign-in door named "${name}" (the doors there are: register, requestCode, withCode, signIn, verify, withIdToken). Add its mutation to the \`signIns\` of createTokenHandler.`,
+        message: `No sign-in door named "${name}" (the doors there are: register, requestCode, withCode, signIn, verify, withIdToken). Add it to the \`signIns\` of createTokenHandler (of its \`upstream\` transport, when it has one).`,
       });
       expect(answer.setCookie).toEqual([]);
     }
