@@ -115,7 +115,7 @@ export interface TokenAuthOptions<Doors extends SignInDocuments = SignInDocument
    * `email` and one `role`: `userId`, a list `roles[]`, a flag `isAdmin`. A role may be one name or a list;
    * `hasRole` and `<AuthGate role>` read every one. Also hand it to `getServerState` on a server that renders.
    * @defaultValue the answer's `id` and `email`, else the `sub` and `email` claims; the role from `roleClaim`
-   * @example A token with `userId`, `roles[]` and `isAdmin`
+   * @example A token with userId, roles[] and isAdmin
    * ```ts
    * const auth = createTokenAuth({
    *   uri: '/graphql',
