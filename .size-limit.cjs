@@ -48,6 +48,16 @@ module.exports = [
     ignore: peers,
   },
   {
+    // A REST auth server's session: the core with createRestTransport in place of the GraphQL transport's calls, and
+    // the cookie session's store it brings for a server that keeps the refresh token in its cookie.
+    name: 'core: createTokenAuth with createRestTransport (a REST auth server)',
+    path: 'dist/index.js',
+    import: '{ createTokenAuth, createRestTransport }',
+    limit: '13.1 kB',
+    gzip: true,
+    ignore: peers,
+  },
+  {
     // The React binding most apps use: the provider, the hook and the gate.
     name: './react, without the core',
     path: 'dist/react.js',

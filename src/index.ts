@@ -42,6 +42,23 @@ export type {
 export type { SignInResult } from './core/session/SignInResult';
 export type { Door } from './core/session/TokenAuthEvent';
 export { createGraphQLTransport, type GraphQLTransportOptions } from './core/transports/createGraphQLTransport';
+export { createRestTransport } from './core/transports/createRestTransport';
+export type {
+  RestAnswer,
+  RestAnswerPaths,
+  RestEndpoint,
+  RestLoginInput,
+  RestLogoutInput,
+  RestRefreshInput,
+  RestRefusalOptions,
+  RestTransportOptions,
+} from './core/transports/RestTransportOptions';
+export { isRestRefusal } from './core/transports/isRestRefusal';
+export {
+  COOKIE_STAND_IN,
+  createCookieSessionStore,
+  type CookieSessionStoreOptions,
+} from './core/stores/createCookieSessionStore';
 export {
   createTokenHandlerTransport,
   type TokenHandlerTransportOptions,

@@ -76,7 +76,11 @@ export const GUIDES: readonly GuideGroup[] = [
       { file: 'servers.md', about: 'what eight server stacks answer, measured, and what the package does with it' },
       { file: 'doctor.md', about: 'which servers work as they are, and the doctor command that checks yours' },
       { file: 'server-contract.md', about: 'the three mutations and the TOKEN_EXPIRED code that the defaults expect' },
-      { file: 'transports.md', about: 'the transport seam: your own mutation names, or a REST endpoint' },
+      {
+        file: 'transports.md',
+        about:
+          'the transport seam: a REST auth server (createRestTransport), your own mutation names, a cookie session of your own',
+      },
     ],
   },
   {

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { type AuthServer, type AuthServerOptions, createAuthServer } from '../../demo/server/createAuthServer';
 import { createTokenAuth, type TokenAuthOptions } from '../../src';
@@ -13,6 +15,22 @@ export function useCleanups(): Array<() => unknown> {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   return cleanups;
+}
+
+/**
+ * Listens with a node:http `server` on 127.0.0.1, on an ephemeral port; `cleanups` close it and its connections.
+ * Resolves its origin, `http://127.0.0.1:PORT`.
+ */
+export async function listenLocally(cleanups: Array<() => unknown>, server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** A demo server listening on 127.0.0.1 on an ephemeral port, closed by `cleanups`. */

@@ -1,12 +1,11 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { AuthServer, AuthServerOptions } from '../../demo/server/createAuthServer';
 import { createTokenHandler, type TokenHandler, type TokenHandlerOptions } from '../../src/server/createTokenHandler';
 import { createCookieSealer } from '../../src/server/sealCookie';
 import { toNodeHandler } from '../../src/server/toNodeHandler';
 import { createTestAuthServer } from '../../src/testing';
-import { startDemoServer } from './overHttp';
+import { listenLocally, startDemoServer } from './overHttp';
 import { DOORS, NEWCOMER } from './signInDoors';
 
 /** The secret of the handlers under test: 32 bytes and more. */
@@ -109,16 +108,7 @@ export async function openCookie(
 
 /** Serves `handler` with `node:http` on 127.0.0.1, closed by `cleanups`; resolves its origin. */
 export async function serveHandler(cleanups: Array<() => unknown>, handler: TokenHandler): Promise<string> {
-  const server = createServer(toNodeHandler(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listenLocally(cleanups, createServer(toNodeHandler(handler)));
 }
 
 /** Sends one request to a served handler, as a page of `origin` would with `fetch`. */

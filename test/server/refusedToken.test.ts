@@ -1,8 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createTokenAuth, createTokenHandlerTransport, type TokenAuth } from '../../src';
-import { systemClock } from '../../src/core/environment/Clock';
-import { openStore, type StoreHost } from '../../src/core/stores/openStore';
-import { openTokenHandlerStore } from '../../src/core/stores/openTokenHandlerStore';
+import { openCookieTab } from '../helpers/cookieTabs';
 import type { TokenPair } from '../../src/core/tokens/TokenPair';
 import { createRedisRotationCache } from '../../src/server/createRedisRotationCache';
 import { createTokenHandler } from '../../src/server/createTokenHandler';
@@ -217,20 +215,8 @@ describe('two tabs of one browser, the API killing every access token early', ()
 });
 
 describe('the tabs of a token-handler page', () => {
-  /** A tab's store, opened as its session opens it: what it is told to adopt. */
-  function tabStore(name: string) {
-    const adopted: Array<TokenPair | null> = [];
-    const host: StoreHost = {
-      clock: systemClock,
-      timeout: 1000,
-      report: () => {},
-      adopt: (pair) => void adopted.push(pair),
-      emit: () => {},
-    };
-    const seam = openStore(openTokenHandlerStore(name), host);
-    cleanups.push(() => seam.close());
-    return { seam, adopted };
-  }
+  /** A tab's store, as the token handler's page opens it. */
+  const tabStore = (name: string) => openCookieTab(cleanups, name, { lock: false });
   const pair = (token: string): TokenPair => ({ accessToken: token, refreshToken: token });
 
   it('follow the token a rotation in another tab brought, unless signed out (a logout that raced the rotation)', async () => {

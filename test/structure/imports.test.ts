@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 // its entries (src/index.ts, and src/internal/ for the plumbing apps never import) or src/shared/, and another satellite only through that one's entry (its index.ts).
 //
 // The stores sit below the transports: a transport may bring the store its mode needs (the token handler's page
-// keeps the access token only: createTokenHandlerTransport returns openTokenHandlerStore's store as
+// keeps the access token only: createTokenHandlerTransport returns createCookieSessionStore's store as
 // TokenAuthTransport.store), so that an app imports that store only with that transport; no store knows a transport.
 const LAYERS: readonly (readonly string[])[] = [
   ['shared/'],

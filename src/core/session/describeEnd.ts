@@ -31,11 +31,12 @@ export interface EndOutcome {
 export function describeEnd(was: SessionRecord | null, ending: Ending, now: number): EndOutcome {
   const { reason, cause, next, elsewhere = false } = ending;
   const error = new SessionEndedError(reason, cause);
-  // Signed out with the reason an app can show: a rejection, or why a session could not be had at all.
+  // Signed out with the reason an app can show: a rejection, or why a session could not be had at all; not the
+  // refusal that says nobody is signed in (a first visit, without the server's cookie).
   const signedOut =
     reason === 'rejected'
       ? { ...SIGNED_OUT, error }
-      : cause instanceof Error
+      : cause instanceof Error && !AuthRejectedError.is(cause)
         ? { ...SIGNED_OUT, error: cause }
         : SIGNED_OUT;
   if (!was || reason === 'no-session') return { error, signedOut };

@@ -21,16 +21,33 @@ export interface GraphQLTransportOptions {
   /** Extra headers sent with the auth mutations. */
   headers?: Record<string, string>;
   /**
-   * Documents for a server whose mutations have other names. Each declares the spec's variables (`$email` and
-   * `$password`; `$token`; `$refreshToken`) and aliases its root field and result fields to the spec's names.
+   * Documents for a server whose mutations have other names or arguments. Each aliases its root field and result
+   * fields to the spec's names (`loginWithEmailPassword`, `refreshToken`, `logout`; `accessToken`, `refreshToken`,
+   * `user`), and takes the spec's variables it declares: `$email` and `$password`; `$token`, the refresh token;
+   * `$refreshToken`, the logout's. A refresh that takes the token from a header (`refreshTokenIn: 'header'`) or
+   * from the server's cookie declares no `$token`, a logout authenticated by the access token (always sent as
+   * `Authorization: Bearer`) no `$refreshToken`: a variable the document does not declare is not sent. A logout
+   * may answer anything (`true`, `{ ok }`); a refresh answer without a `refreshToken` keeps the session's.
    * @example A refresh document for a server whose mutation is named renewSession:
    * ```graphql
    * mutation ($token: String!) {
    *   refreshToken: renewSession(refresh: $token) { accessToken: jwt refreshToken: renewal }
    * }
    * ```
+   * @example A refresh that reads the refresh token from the Authorization header, and a logout by the access
+   * token, with `refreshTokenIn: 'header'`:
+   * ```graphql
+   * mutation { refreshToken: refreshSession { accessToken refreshToken } }
+   * mutation { logout: signOut { ok } }
+   * ```
    */
   documents?: { login?: string; refresh?: string; logout?: string };
+  /**
+   * Where the refresh goes with the refresh token: in the `$token` variable, or as `Authorization: Bearer <refresh
+   * token>` (a server whose refresh mutation reads it from the header, as its REST endpoints do).
+   * @defaultValue `'variables'`
+   */
+  refreshTokenIn?: 'variables' | 'header';
   /**
    * The app's own sign-in mutations, by name, that `auth.signIn(name, variables)` runs: sign-up, a one-time code,
    * a second factor, a social ID token. Each selects one top-level field: a pair (`accessToken`, `refreshToken`,
@@ -76,7 +93,10 @@ interface Mutation {
   readonly call: AuthCall;
   readonly query: string;
   readonly variables: Readonly<Record<string, unknown>>;
-  /** The access token to send, for a call the server may want one for (a logout). */
+  /**
+   * The token sent as `Authorization: Bearer`: a logout's access token (which the server may want), a refresh's
+   * refresh token with `refreshTokenIn: 'header'`.
+   */
   readonly token?: string | undefined;
 }
 
@@ -93,6 +113,8 @@ interface Mutation {
  */
 export function createGraphQLTransport(options: GraphQLTransportOptions): TokenAuthTransport {
   const { documents = {} } = options;
+  const refresh = documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`;
+  const logout = documents.logout ?? 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}';
   const doors = new Map(
     Object.entries(options.signIns ?? {}).map(([name, doc]) => [name, typeof doc === 'string' ? doc : print(doc)]),
   );
@@ -135,7 +157,11 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
     const code = graphQLErrorCode(errors[0]);
     // A logout needs no access token (the refresh token names the session): one refused as expired, even where
     // the server's context refuses it for every operation (HTTP 500 or 401), is sent again without it.
-    if (token && (status === 401 || errors.some((error) => error.extensions?.code === 'TOKEN_EXPIRED'))) {
+    if (
+      call === 'logout' &&
+      token &&
+      (status === 401 || errors.some((error) => error.extensions?.code === 'TOKEN_EXPIRED'))
+    ) {
       return post({ ...mutation, token: undefined }, signal);
     }
     if (SERVER_FAILURE.test(`${status}`) || (!errors.length && !refused)) {
@@ -182,8 +208,10 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
         {
           field: 'refreshToken',
           call: 'refresh',
-          query: documents.refresh ?? `mutation($token:String!){refreshToken(token:$token){${PAIR}}}`,
-          variables: { token },
+          query: refresh,
+          // A variable the document does not declare is not sent (one whose name starts so would be, harmlessly).
+          variables: refresh.includes('$token') ? { token } : {},
+          token: options.refreshTokenIn === 'header' ? token : undefined,
         },
         signal,
       ),
@@ -192,8 +220,8 @@ export function createGraphQLTransport(options: GraphQLTransportOptions): TokenA
         {
           field: 'logout',
           call: 'logout',
-          query: documents.logout ?? 'mutation($refreshToken:String!){logout(refreshToken:$refreshToken){success}}',
-          variables: { refreshToken: pair.refreshToken },
+          query: logout,
+          variables: logout.includes('$refreshToken') ? { refreshToken: pair.refreshToken } : {},
           token: pair.accessToken,
         },
         signal,

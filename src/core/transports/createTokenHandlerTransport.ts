@@ -3,7 +3,7 @@ import { unreachable } from './unreachable';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { LoginThrottledError } from '../errors/LoginThrottledError';
 import { SessionEndedError } from '../errors/SessionEndedError';
-import { openTokenHandlerStore } from '../stores/openTokenHandlerStore';
+import { createCookieSessionStore } from '../stores/createCookieSessionStore';
 import type { SignInAnswer, TokenAuthTransport, TransportAnswer } from './TokenAuthTransport';
 
 /** Options of {@link createTokenHandlerTransport}. */
@@ -100,7 +100,8 @@ export function createTokenHandlerTransport(
   };
   return {
     ownsSession: true,
-    store: openTokenHandlerStore(`apollo-link-token-pair ${basePath}`),
+    // The handler answers concurrent refreshes of one cookie alike: its tabs need no lock.
+    store: createCookieSessionStore(`apollo-link-token-pair ${basePath}`, { lock: false }),
     login: (email, password, signal) => post('login', { email, password }, signal) as Promise<TransportAnswer>,
     // The handler holds the documents and runs only its own doors: the page sends a name, never a document.
     signIn: (name, variables, signal) => post('sign-in', { name, variables }, signal),

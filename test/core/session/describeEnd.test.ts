@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthRejectedError } from '../../../src/core/errors/AuthRejectedError';
+import { AuthRequestError } from '../../../src/core/errors/AuthRequestError';
 import { describeEnd } from '../../../src/core/session/describeEnd';
 import { createRecord, type SessionRecord } from '../../../src/core/session/SessionRecord';
 import { makePair } from '../../helpers/jwt';
@@ -35,5 +36,17 @@ describe('describeEnd: what the end of a session comes to', () => {
     const page = createRecord({ pair: { accessToken: '', refreshToken: '' }, into: {} }, options);
     expect(describeEnd(page, { reason: 'logout' }, NOW).remember).toBeUndefined();
     expect(describeEnd(signedIn(), { reason: 'no-session' }, NOW).event).toBeUndefined();
+  });
+
+  it("no session, for a refusal of the server's cookie at a page load, shows no error: a first visit", () => {
+    const page = createRecord({ pair: { accessToken: '', refreshToken: 'cookie' }, into: {} }, options);
+    const refusal = new AuthRejectedError('Refresh token missing', 'refresh', []);
+    expect(describeEnd(page, { reason: 'no-session', cause: refusal }, NOW).signedOut).toEqual({
+      status: 'unauthenticated',
+      user: null,
+    });
+    // Why no session could be had at all (a handler that refuses the page's origin) is shown.
+    const forbidden = new AuthRequestError('refresh failed with HTTP 403', 'refresh', 403);
+    expect(describeEnd(page, { reason: 'no-session', cause: forbidden }, NOW).signedOut.error).toBe(forbidden);
   });
 });

@@ -408,3 +408,66 @@ describe('createGraphQLTransport: messages of a rejection, for people', () => {
     expect(error).toMatchObject({ message, operation: field, code: body.errors[0]!.extensions.code });
   });
 });
+
+describe('createGraphQLTransport: documents without the contract arguments', () => {
+  /** A transport whose calls are answered `status` with `body`; `sent` holds what each request carried. */
+  function answering(body: unknown, status = 200, options: Partial<Parameters<typeof createGraphQLTransport>[0]> = {}) {
+    const sent: Array<{ variables: unknown; authorization: string | undefined }> = [];
+    const transport = createGraphQLTransport({
+      uri: URI,
+      ...options,
+      fetch: async (_url, init = {}) => {
+        const { variables } = JSON.parse(String(init.body)) as { variables: unknown };
+        sent.push({ variables, authorization: (init.headers as Record<string, string>)['authorization'] });
+        return new Response(JSON.stringify(body), { status });
+      },
+    });
+    return { transport, sent };
+  }
+  const signal = new AbortController().signal;
+  const pair = makePair('p1');
+
+  it('sends $token and $refreshToken to the default documents, and nothing a document does not declare', async () => {
+    const standard = answering({ data: { refreshToken: pair, logout: true } });
+    await standard.transport.refresh('r1', signal);
+    await standard.transport.logout({ ...pair, refreshToken: 'r1' }, signal);
+    expect(standard.sent.map((each) => each.variables)).toEqual([{ token: 'r1' }, { refreshToken: 'r1' }]);
+
+    const bare = answering({ data: { refreshToken: pair, logout: true } }, 200, {
+      documents: {
+        refresh: 'mutation { refreshToken: renewSession { accessToken } }',
+        logout: 'mutation { logout: signOut }',
+      },
+    });
+    await bare.transport.refresh('r1', signal);
+    await bare.transport.logout({ ...pair, refreshToken: 'r1' }, signal);
+    expect(bare.sent).toEqual([
+      { variables: {}, authorization: undefined },
+      { variables: {}, authorization: `Bearer ${pair.accessToken}` },
+    ]);
+  });
+
+  it("refreshTokenIn: 'header' sends the refresh token as Authorization: Bearer, and never again without it", async () => {
+    const ok = answering({ data: { refreshToken: { accessToken: pair.accessToken } } }, 200, {
+      refreshTokenIn: 'header',
+      documents: { refresh: 'mutation { refreshToken: refreshSession { accessToken } }' },
+    });
+    await expect(ok.transport.refresh('r1', signal)).resolves.toEqual({ accessToken: pair.accessToken });
+    expect(ok.sent).toEqual([{ variables: {}, authorization: 'Bearer r1' }]);
+
+    const refused = answering(rejection('UNAUTHENTICATED', 'Invalid refresh token'), 401, {
+      refreshTokenIn: 'header',
+      documents: { refresh: 'mutation { refreshToken: refreshSession { accessToken } }' },
+    });
+    const error = await refused.transport.refresh('r1', signal).catch((thrown: unknown) => thrown);
+    expect(AuthRejectedError.is(error) && error.message).toBe('Invalid refresh token');
+    expect(refused.sent).toHaveLength(1);
+  });
+
+  it('a logout may answer a Boolean, false included, or an object', async () => {
+    for (const logout of [true, false, { ok: true }]) {
+      const { transport } = answering({ data: { logout } }, 200, { documents: { logout: 'mutation { logout }' } });
+      await expect(transport.logout({ ...pair, refreshToken: 'r1' }, signal)).resolves.toEqual(logout);
+    }
+  });
+});
