@@ -1,5 +1,7 @@
 import type { AuthCall } from './isRefusal';
 
+import type { AnyVariables } from './SignInDocuments';
+
 /** What a login request is made of: the arguments of `auth.login(email, password)`. */
 export interface RestLoginInput {
   readonly email: string;
@@ -142,6 +144,21 @@ export interface RestTransportOptions {
    * Required with `refreshTokenIn: 'cookie'`: only the server can clear its `HttpOnly` cookie.
    */
   readonly logout?: string | RestEndpoint<RestLogoutInput>;
+  /**
+   * The app's own sign-in endpoints, by the name `auth.signIn(name, variables)` calls them: a sign-up, a code by
+   * e-mail, a second factor. Each is a URL, posted `variables` as its JSON body, or an {@link RestEndpoint}. An
+   * answer with an access token (at `answer`'s paths) begins the session as a login's does; any other is the next
+   * step, `{ next }`: the answer's body as the server sent it.
+   * @example
+   * ```ts
+   * const transport = createRestTransport({
+   *   login: '/api/auth/login',
+   *   refresh: '/api/auth/refresh',
+   *   signIns: { register: '/api/auth/register', requestCode: '/api/auth/code' },
+   * });
+   * ```
+   */
+  readonly signIns?: Readonly<Record<string, string | RestEndpoint<AnyVariables>>>;
   /**
    * Where the refresh token goes: in the JSON body of the refresh (and logout) as `refreshTokenField`, in the
    * header `refreshTokenHeader`, or nowhere, because the server keeps it in an `HttpOnly` cookie of its own

@@ -133,11 +133,9 @@ export function createRestTransport(options: RestTransportOptions): TokenAuthTra
     }
   };
 
-  // A login's or refresh's answer: the access token and the user, and the refresh token unless the cookie keeps it.
-  const exchange = async <Input>({ call, endpoint, input, standIn }: Exchange<Input>, signal: AbortSignal) => {
-    const received = await send(call, endpoint, input, signal);
-    judge(received, standIn);
-    const { json, status } = received;
+  // A login's, refresh's or door's answer: the access token and the user, and the refresh token unless the cookie
+  // keeps it.
+  const pairOf = ({ call, json, status }: Received, standIn = false): TransportAnswer => {
     const accessToken = readAt(json, paths.accessToken, isText);
     const refreshToken = cookie ? undefined : readAt(json, paths.refreshToken, isText);
     const missing = (what: string, option: 'accessToken' | 'refreshToken', more = '') =>
@@ -164,6 +162,12 @@ export function createRestTransport(options: RestTransportOptions): TokenAuthTra
     return { accessToken, refreshToken, ...(user !== undefined && { user }) } as TransportAnswer;
   };
 
+  const exchange = async <Input>({ call, endpoint, input, standIn }: Exchange<Input>, signal: AbortSignal) => {
+    const received = await send(call, endpoint, input, signal);
+    judge(received, standIn);
+    return pairOf(received, standIn);
+  };
+
   return {
     ...(cookie && {
       ownsSession: true,
@@ -171,6 +175,13 @@ export function createRestTransport(options: RestTransportOptions): TokenAuthTra
     }),
     login: (email, password, signal) =>
       exchange({ call: 'login', endpoint: config.login, input: { email, password } }, signal),
+    signIns: [...config.signIns.keys()],
+    async signIn(name, variables, signal) {
+      const received = await send('login', config.signIns.get(name)!, variables, signal);
+      judge(received);
+      // Without an access token, the answer is the door's next step (a code was sent, a second factor is asked for).
+      return readAt(received.json, paths.accessToken, isText) ? pairOf(received) : { next: received.json };
+    },
     refresh: (token, signal) =>
       exchange(
         {

@@ -1,4 +1,5 @@
 import { isRestRefusal } from './isRestRefusal';
+import type { AnyVariables } from './SignInDocuments';
 import type {
   RestAnswer,
   RestEndpoint,
@@ -31,6 +32,8 @@ export interface RestConfig {
   readonly refresh: RestCall<RestRefreshInput>;
   /** Absent: a logout is not sent. */
   readonly logout: RestCall<RestLogoutInput> | undefined;
+  /** The sign-in doors, by name. */
+  readonly signIns: ReadonlyMap<string, RestCall<AnyVariables>>;
   /** The server keeps the refresh token in an `HttpOnly` cookie of its own. */
   readonly cookie: boolean;
   readonly paths: RestPaths;
@@ -84,6 +87,12 @@ export function readRestOptions(options: RestTransportOptions): RestConfig {
     logout: options.logout
       ? endpoint(options.logout, inBody, ({ accessToken }) => ({ authorization: bearer(accessToken) }))
       : undefined,
+    signIns: new Map(
+      Object.entries(options.signIns ?? {}).map(([name, given]) => [
+        name,
+        endpoint(given, (variables) => variables, none),
+      ]),
+    ),
     cookie,
     paths: {
       accessToken: answer.accessToken ? [answer.accessToken] : under(['accessToken', 'access_token', 'token']),

@@ -399,3 +399,36 @@ describe('createRestTransport: mistakes in the options, named', () => {
     expect(() => createRestTransport(options as unknown as RestTransportOptions)).toThrow(words);
   });
 });
+
+describe('createRestTransport: sign-in doors', () => {
+  const doors = { signIns: { register: `${API}/register`, requestCode: { url: `${API}/code`, method: 'PUT' } } };
+
+  it('posts a door’s variables and reads a pair from its answer, as a login’s', async () => {
+    const { transport, sent } = answered(200, { data: { ...PAIR, user: { id: 'u_1' } } }, doors);
+    expect(transport.signIns).toEqual(['register', 'requestCode']);
+    await expect(transport.signIn!('register', { email: 'a@b.test', password: 'pw' }, signal)).resolves.toEqual({
+      ...PAIR,
+      user: { id: 'u_1' },
+    });
+    expect(sent[0]).toMatchObject({
+      url: `${API}/register`,
+      method: 'POST',
+      body: { email: 'a@b.test', password: 'pw' },
+    });
+  });
+
+  it('answers the next step with the body as the server sent it when it holds no access token', async () => {
+    const { transport, sent } = answered(200, { sent: true, expiresIn: 600 }, doors);
+    await expect(transport.signIn!('requestCode', { email: 'a@b.test' }, signal)).resolves.toEqual({
+      next: { sent: true, expiresIn: 600 },
+    });
+    expect(sent[0]).toMatchObject({ url: `${API}/code`, method: 'PUT' });
+  });
+
+  it('refuses in the server’s words, as a login', async () => {
+    const { transport } = answered(409, { ok: false, message: 'An account with this e-mail exists' }, doors);
+    const error = await transport.signIn!('register', { email: 'a@b.test' }, signal).catch((e: unknown) => e);
+    expect(AuthRejectedError.is(error)).toBe(true);
+    expect((error as Error).message).toBe('An account with this e-mail exists');
+  });
+});
