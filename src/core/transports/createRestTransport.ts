@@ -159,7 +159,7 @@ export function createRestTransport(options: RestTransportOptions): TokenAuthTra
       );
     }
     const user = readAt(json, paths.user);
-    return { accessToken, refreshToken, ...(user !== undefined && { user }) } as TransportAnswer;
+    return { accessToken, refreshToken, ...(user !== undefined && { user }) };
   };
 
   const exchange = async <Input>({ call, endpoint, input, standIn }: Exchange<Input>, signal: AbortSignal) => {
