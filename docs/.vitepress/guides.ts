@@ -211,7 +211,8 @@ export const GUIDES: readonly GuideGroup[] = [
     pages: [
       {
         file: 'migrating.md',
-        about: "from apollo-link-token-refresh and from the Apollo Client 4 documentation's recipe, before and after",
+        about:
+          "from apollo-link-token-refresh as apps have it (a GraphQL refresh with the pair in localStorage, a REST refresh with the refresh token in a header or in the server's cookie) and from the Apollo Client 4 documentation's recipe, before and after; its options, the other links, Apollo Client 3 to 4",
       },
     ],
   },

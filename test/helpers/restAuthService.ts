@@ -26,7 +26,11 @@ export interface RestStats {
   logins: number;
   /** Refresh requests received, whatever their outcome. */
   refreshes: number;
+  /** Refreshes answered with a new access token. */
+  renewals: number;
   refusals: number;
+  /** Refreshes with a spent refresh token: each revoked its session. */
+  reuses: number;
   logouts: number;
   /** GraphQL operations answered with data. */
   operations: number;
@@ -67,7 +71,16 @@ export function createRestAuthService(
   const byId = new Map<string, Session>();
   const expired = new Set<string>();
   const issued: string[] = [];
-  const stats: RestStats = { logins: 0, refreshes: 0, refusals: 0, logouts: 0, operations: 0, expired: 0 };
+  const stats: RestStats = {
+    logins: 0,
+    refreshes: 0,
+    renewals: 0,
+    refusals: 0,
+    reuses: 0,
+    logouts: 0,
+    operations: 0,
+    expired: 0,
+  };
 
   const sign = async (user: RestUser, sid: string) => {
     const iat = Math.floor(clock.now() / 1000);
@@ -110,6 +123,7 @@ export function createRestAuthService(
       const session = refreshToken ? sessions.get(refreshToken) : undefined;
       if (!session || session.revoked || session.current !== refreshToken) {
         // A spent token presented again ends its session: reuse detection.
+        if (session && session.current !== refreshToken) stats.reuses++;
         if (session) session.revoked = true;
         stats.refusals++;
         throw new Error('Invalid refresh token');
@@ -120,6 +134,7 @@ export function createRestAuthService(
         session.current = next;
         sessions.set(next, session);
       }
+      stats.renewals++;
       return { accessToken: await sign(session.user, session.id), refreshToken: next };
     },
     /** Revokes the session of a refresh token; `false` when there is none. */

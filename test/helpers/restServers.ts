@@ -12,6 +12,7 @@ import {
   readJson,
   type RestAuthService,
   type RestStats,
+  type RestUser,
   type Routes,
   send,
   serveRest,
@@ -40,6 +41,8 @@ export interface RestServerOptions {
   readonly rotate?: boolean;
   /** The access tokens' life, in seconds. @defaultValue the contract's 15 minutes */
   readonly accessTokenTtl?: number;
+  /** The claims of a user's access tokens. @defaultValue the server's own (see each) */
+  readonly claims?: (user: RestUser) => Record<string, unknown>;
   /** More routes (a page and its script, for a browser). */
   readonly routes?: Routes;
 }
@@ -63,6 +66,7 @@ export async function startBodyServer(cleanups: Cleanups, options: RestServerOpt
   const service = createRestAuthService(options.clock, {
     rotate: options.rotate,
     accessTokenTtl: options.accessTokenTtl,
+    claims: options.claims,
   });
   return start(
     cleanups,
@@ -94,13 +98,14 @@ export async function startBodyServer(cleanups: Cleanups, options: RestServerOpt
 /**
  * (b) The refresh token in `Authorization: Bearer`, rotating, answers `{ ok, access_token, refresh_token }` and
  * every refusal a `200 { ok: false, message }`; login takes `{ username, password }`; logout is authenticated by
- * the access token and answers a Boolean. Access tokens carry `userId` and `isAdmin`.
+ * the access token and answers a Boolean. Access tokens carry `userId` and `isAdmin`, unless `claims` says
+ * otherwise.
  */
 export async function startHeaderServer(cleanups: Cleanups, options: RestServerOptions): Promise<RestServer> {
   const service = createRestAuthService(options.clock, {
     rotate: options.rotate,
     accessTokenTtl: options.accessTokenTtl,
-    claims: (user) => ({ userId: user.id, isAdmin: user.roles.includes('admin') }),
+    claims: options.claims ?? ((user) => ({ userId: user.id, isAdmin: user.roles.includes('admin') })),
   });
   const bearer = (authorization: string | undefined) => /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
   return start(
@@ -146,6 +151,7 @@ export async function startCookieServer(
   const service = createRestAuthService(options.clock, {
     rotate: options.rotate,
     accessTokenTtl: options.accessTokenTtl,
+    claims: options.claims,
   });
   const cookie = (token: string, maxAge = 30 * 24 * 60 * 60) =>
     `${REFRESH_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/auth; Max-Age=${maxAge}`;

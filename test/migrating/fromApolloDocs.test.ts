@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../helpers/overHttp';
-import { createTokenPairClient } from './after/tokenPair';
+import { createTokenPairClient } from './after/graphqlLocalStorage';
 import { createApolloDocsClient } from './before/apolloDocsRecipe';
-import { burst, describeBurst, memoryStorage, startServer } from './burst';
+import { burst, describeBurst, signedInWith, specCounts } from './burst';
 
 // docs/migrating.md quotes what these tests print.
 
@@ -10,12 +10,10 @@ const cleanups = useCleanups();
 
 describe('migrating from the Apollo Client 4 docs recipe: 10 queries meet TOKEN_EXPIRED at once', () => {
   it('before: the recipe refreshes once per failed query, spends the refresh token again and loses the session', async () => {
-    const { server, url } = await startServer(cleanups);
-    const { client, login } = createApolloDocsClient(url, memoryStorage());
-    await login('admin@demo.test', 'admin-pass');
+    const { server, client } = await signedInWith(cleanups, createApolloDocsClient);
     server.expireAllAccessTokens();
 
-    const outcome = await burst(client, server);
+    const outcome = await burst(client, specCounts(server));
     console.info(describeBurst('before, Apollo docs recipe', outcome));
 
     expect(outcome.refreshCalls).toBeGreaterThan(1);
@@ -24,14 +22,14 @@ describe('migrating from the Apollo Client 4 docs recipe: 10 queries meet TOKEN_
     expect(outcome.nextQueryOk).toBe(false);
   });
 
-  it('after: one refresh, and the 10 queries succeed', async () => {
-    const { server, url } = await startServer(cleanups);
-    const { client, auth, login } = createTokenPairClient(url);
+  it('after, the pair the recipe stored adopted: one refresh, and the 10 queries succeed', async () => {
+    const { server, url, storage } = await signedInWith(cleanups, createApolloDocsClient);
+    const { client, auth, restored } = createTokenPairClient(url, storage);
     cleanups.push(() => auth.dispose());
-    await login('admin@demo.test', 'admin-pass');
+    await restored;
     server.expireAllAccessTokens();
 
-    const outcome = await burst(client, server);
+    const outcome = await burst(client, specCounts(server));
     console.info(describeBurst('after, apollo-link-token-pair', outcome));
 
     expect(outcome).toMatchObject({ succeeded: 10, failed: 0, refreshCalls: 1, refreshSuccesses: 1 });

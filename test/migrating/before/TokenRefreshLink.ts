@@ -20,12 +20,24 @@ export declare namespace TokenRefreshLink {
     isTokenValidOrUndefined: (operation: ApolloLink.Operation) => Promise<boolean>;
     /** Sends the refresh request. */
     fetchAccessToken: () => Promise<Response>;
-    /** Stores what the refresh answered. */
+    /** Stores what the refresh answered. Called, not awaited. */
     handleFetch: (payload: Payload, operation: ApolloLink.Operation) => void;
-    /** Told when the refresh failed; every queued operation then fails with the same error. */
+    /** Reads the refresh answer. The default parses JSON and throws on a status of 300 or more. */
+    handleResponse?: (
+      operation: ApolloLink.Operation,
+      accessTokenField: string,
+    ) => (response: Response) => Promise<Record<string, unknown>>;
+    /** Told when the refresh failed. The queued operations are then sent anyway, with what the store holds. */
     handleError?: (error: Error, operation: ApolloLink.Operation) => void;
   }
 }
+
+/** 0.7.0's `parseAndCheckResponse`, in short: the JSON body, or an error for a status of 300 or more. */
+const parseAndCheckResponse = () => async (response: Response) => {
+  const body = JSON.parse((await response.text()) || '{}') as Record<string, unknown>;
+  if (response.status >= 300) throw new Error(`Response not successful: Received status code ${response.status}`);
+  return body;
+};
 
 /** apollo-link-token-refresh's TokenRefreshLink, ported to Apollo Client 4 for the migration guide's tests. */
 export class TokenRefreshLink<Payload = string> extends ApolloLink {
@@ -40,25 +52,7 @@ export class TokenRefreshLink<Payload = string> extends ApolloLink {
     return from(this.options.isTokenValidOrUndefined(operation)).pipe(
       mergeMap((valid) => {
         if (valid) return forward(operation);
-        if (!this.fetching) {
-          this.fetching = true;
-          this.options
-            .fetchAccessToken()
-            .then((response) => response.json() as Promise<Record<string, unknown>>)
-            .then((body) => {
-              const field = this.options.accessTokenField ?? 'access_token';
-              const payload = ((body['data'] as Record<string, unknown> | undefined) ?? body)[field] as Payload;
-              if (!payload) throw new Error('[Token Refresh Link]: Unable to retrieve new access token');
-              this.options.handleFetch(payload, operation);
-              this.fetching = false;
-              this.consumeQueue();
-            })
-            .catch((error: Error) => {
-              this.options.handleError?.(error, operation);
-              this.fetching = false;
-              this.consumeQueue(error);
-            });
-        }
+        if (!this.fetching) this.fetchAccessToken(operation);
         return new Observable<ApolloLink.Result>((observer) => {
           this.queue.push({ operation, forward, observer });
         });
@@ -66,11 +60,27 @@ export class TokenRefreshLink<Payload = string> extends ApolloLink {
     );
   }
 
-  private consumeQueue(error?: Error) {
-    for (const { operation, forward, observer } of this.queue) {
-      if (error) observer.error(error);
-      else forward(operation).subscribe(observer);
-    }
+  private fetchAccessToken(operation: ApolloLink.Operation) {
+    const field = this.options.accessTokenField ?? 'access_token';
+    const handleResponse = this.options.handleResponse ?? parseAndCheckResponse;
+    this.fetching = true;
+    this.options
+      .fetchAccessToken()
+      .then(handleResponse(operation, field))
+      .then((body) => {
+        const payload = ((body['data'] as Record<string, unknown> | undefined) ?? body)[field] as Payload;
+        if (!payload) throw new Error('[Token Refresh Link]: Unable to retrieve new access token');
+        this.options.handleFetch(payload, operation);
+      })
+      .catch((error: Error) => (this.options.handleError ?? console.error)(error, operation))
+      .finally(() => {
+        this.fetching = false;
+        this.consumeQueue();
+      });
+  }
+
+  private consumeQueue() {
+    for (const { operation, forward, observer } of this.queue) forward(operation).subscribe(observer);
     this.queue = [];
   }
 }

@@ -2,6 +2,7 @@ import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/
 import type { TypedDocumentNode } from '@apollo/client';
 import { SetContextLink } from '@apollo/client/link/context';
 import { print } from 'graphql';
+import { jwtDecode } from 'jwt-decode';
 // In the app: import { TokenRefreshLink } from 'apollo-link-token-refresh';
 import { TokenRefreshLink } from './TokenRefreshLink';
 
@@ -24,22 +25,17 @@ const REFRESH = gql`
   }
 `;
 
-/** Whether a JWT's `exp` has passed by this device's clock. */
-function isTokenExpired(token: string): boolean {
-  const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp: number };
-  return claims.exp * 1000 <= Date.now();
-}
-
 /**
- * Before: apollo-link-token-refresh's usual setup, which checks the access token's `exp` before each operation and
- * refreshes when it has passed. `storage` is `localStorage` in a browser.
+ * Before: apollo-link-token-refresh's usual setup, with the contract's refresh mutation and the pair in
+ * `localStorage`: it checks the access token's `exp` before each operation and refreshes when it has passed.
+ * `storage` is `localStorage` in a browser.
  */
 export function createTokenRefreshLinkClient(uri: string, storage: Pick<Storage, 'getItem' | 'setItem' | 'clear'>) {
   const refreshLink = new TokenRefreshLink<Pair>({
     accessTokenField: 'refreshToken', // the mutation's field, which answers the new pair
     isTokenValidOrUndefined: async () => {
       const token = storage.getItem('accessToken');
-      return !token || !isTokenExpired(token);
+      return !token || (jwtDecode(token).exp ?? 0) * 1000 > Date.now();
     },
     fetchAccessToken: () =>
       fetch(uri, {
