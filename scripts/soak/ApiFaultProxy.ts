@@ -45,6 +45,16 @@ export class ApiFaultProxy {
     if (mode === '503') for (const socket of this.upgraded) socket.destroy();
   }
 
+  /**
+   * Cuts every WebSocket piped now, as a server does to peers that stopped answering its pings (a laptop asleep):
+   * they find out, and reconnect, when they are back.
+   */
+  cutWebSockets(): number {
+    const count = this.upgraded.size;
+    for (const socket of this.upgraded) socket.destroy();
+    return count;
+  }
+
   constructor(
     private readonly upstream: URL,
     /** The journal of the run (a new one once the run's clock starts). */

@@ -196,6 +196,16 @@ export class AppTabs {
       case 'ticker':
         this.journal.note('ticker', String(event['text']), tab.name, this.app, t);
         break;
+      case 'pageshow': {
+        const persisted = event['persisted'] === true;
+        this.journal.returns.push({ tab: tab.name, app: this.app, t, persisted });
+        this.journal.note('pageshow', persisted ? 'from the back/forward cache' : 'loaded', tab.name, this.app, t);
+        break;
+      }
+      case 'dead-token':
+        this.journal.deadTokens.push({ tab: tab.name, app: this.app, t, late: event['late'] as number });
+        this.journal.note('dead-token', `${event['url']}: ${event['late']} ms past its exp`, tab.name, this.app, t);
+        break;
       case 'op-end': {
         const op = this.pending.settled(tab.name, load, event['id']);
         if (!op) break;

@@ -11,6 +11,8 @@ export type FaultKind =
   | 'close-reopen'
   | 'sign-out-in'
   | 'switch-user'
+  | 'back-forward'
+  | 'sleep'
   | 'api-503'
   | 'api-slow'
   | 'api-restart'
@@ -94,6 +96,26 @@ export interface PauseRecord {
   readonly why: 'heap-snapshot';
 }
 
+/**
+ * A page back from elsewhere (`pageshow` after a `back-forward` fault): restored from the back/forward cache
+ * (`persisted`), or loaded anew.
+ */
+export interface ReturnRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  readonly t: number;
+  readonly persisted: boolean;
+}
+
+/** A request that went out with an access token already past its `exp` by the page's clock. */
+export interface DeadTokenRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  readonly t: number;
+  /** How long past its `exp` the token was, in ms. */
+  readonly late: number;
+}
+
 /** Anything else worth a line in the log. */
 export interface NoteRecord {
   readonly t: number;
@@ -122,6 +144,10 @@ export class Journal {
   readonly notes: NoteRecord[] = [];
   readonly sessions: SessionRecord[] = [];
   readonly ticks: TickRecord[] = [];
+  /** The pages back from elsewhere (`back-forward`). */
+  readonly returns: ReturnRecord[] = [];
+  /** The requests that went out with a token dead by the clock. */
+  readonly deadTokens: DeadTokenRecord[] = [];
   /** The stretches in which the soak held a tab's main thread (its heap snapshots). */
   readonly pauses: PauseRecord[] = [];
   /** How many times the API ran each mutation (`renameClub` answered with data), by its club name. */

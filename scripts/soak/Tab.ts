@@ -12,6 +12,8 @@ export class Tab {
   cdp!: CDPSession;
   frozen = false;
   closed = true;
+  /** On another site, its page kept (or not) in the back/forward cache. */
+  away = false;
   /** How many documents it has loaded (a reload or a reopen starts a new one). */
   loads = 0;
 
@@ -117,12 +119,36 @@ export class Tab {
   }
 
   /**
+   * Leaves the app for another site, and comes back with the back button after `ms`, as a person does. Resolves
+   * with how it came back: restored from the back/forward cache, or loaded anew (with Chromium's reasons why not).
+   * The page elsewhere counts as a load, so a restored page's heap samples are a stretch of their own.
+   */
+  async awayAndBack(ms: number): Promise<string> {
+    const reasons = new Set<string>();
+    const notUsed = (event: { notRestoredExplanations: Array<{ reason: string }> }) =>
+      event.notRestoredExplanations.forEach((each) => reasons.add(each.reason));
+    await this.cdp.send('Page.enable');
+    this.cdp.on('Page.backForwardCacheNotUsed', notUsed);
+    this.away = true;
+    try {
+      await this.page.goto(ELSEWHERE);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await this.page.goBack();
+      await this.settled(15_000);
+    } finally {
+      this.away = false;
+      this.cdp.off('Page.backForwardCacheNotUsed', notUsed);
+    }
+    return reasons.size > 0 ? `loaded anew: ${[...reasons].join(', ')}` : 'restored from the back/forward cache';
+  }
+
+  /**
    * The bytes of the page's own JS objects after a garbage collection, from a heap snapshot ({@link jsObjectBytes}):
    * not V8's whole heap, whose compiled code grows for a long time as faults warm new paths. `undefined` when the
    * tab cannot say now (closed, frozen, or no snapshot within 15 s).
    */
   async heapUsed(): Promise<number | undefined> {
-    if (this.closed || this.frozen) return undefined;
+    if (this.closed || this.frozen || this.away) return undefined;
     const cdp = this.cdp;
     const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 15_000).unref());
     return Promise.race([
@@ -135,13 +161,17 @@ export class Tab {
   }
 }
 
+/** Another site, where a person goes before coming back with the back button. */
+const ELSEWHERE = 'data:text/html,<title>Elsewhere</title><p>Another site</p>';
+
 /** The script that makes a page see itself hidden, or visible again (see {@link Tab.setHidden}). */
 export function visibilityScript(hidden: boolean): string {
   return `(() => {
     const state = ${hidden ? "'hidden'" : "'visible'"};
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
-    document.dispatchEvent(new Event('visibilitychange'));
+    // It bubbles to the window, as the browser's does (Apollo's windowFocusSource listens there).
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     window.dispatchEvent(new Event(state === 'hidden' ? 'blur' : 'focus'));
   })()`;
 }

@@ -1,3 +1,4 @@
+import { checkReturns, checkWakes, TICKS_BACK } from './checkReturns.ts';
 import type { AppName, FaultRecord, Journal, OperationRecord } from './Journal.ts';
 
 /** One breach of an invariant: when, where, and what happened around it. */
@@ -42,7 +43,23 @@ export function faultsOf(journal: Journal, app: AppName | undefined): FaultRecor
   return journal.faults.filter(
     (fault) =>
       fault.app === app ||
-      (fault.app === undefined && (fault.kind.startsWith('api-') || app === 'nextjs' || app === undefined)),
+      (fault.app === undefined &&
+        (fault.kind.startsWith('api-') ||
+          app === 'nextjs' ||
+          app === undefined ||
+          (fault.kind === 'sleep' && app !== 'worker'))),
+  );
+}
+
+/**
+ * The faults that keep `tab`'s page from running (frozen, the whole browser asleep, away on another site): what
+ * the other tabs did meanwhile, it learns when it is back.
+ */
+export function stillsOf(journal: Journal, tab: string): FaultRecord[] {
+  return journal.faults.filter(
+    (fault) =>
+      fault.kind === 'sleep' ||
+      (fault.target === tab && (fault.kind.startsWith('frozen') || fault.kind === 'back-forward')),
   );
 }
 
@@ -127,8 +144,9 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
         (fault.app === app && (fault.kind === 'sign-out-in' || fault.kind === 'switch-user')) ||
         fault.kind === 'handler-restart',
     );
-    // A tab frozen through a person's sign-out follows it when it thaws: its window reaches the thaw.
-    const thaws = journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === tab);
+    // A tab frozen (or asleep, or away) through a person's sign-out follows it when it is back: its window reaches
+    // that moment.
+    const thaws = stillsOf(journal, tab);
     for (const fault of [...personal]) {
       for (const thaw of thaws.filter((each) => each.start <= endOf(fault) && endOf(each) >= fault.start))
         personal.push({ ...fault, end: endOf(thaw) });
@@ -169,7 +187,10 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   for (const app of apps) {
     const tabs = journal.tabs.filter((each) => each.app === app).map((each) => each.tab);
     const away = journal.faults.filter(
-      (fault) => fault.app === app && (fault.kind.startsWith('frozen') || fault.kind === 'close-reopen'),
+      (fault) =>
+        fault.kind === 'sleep' ||
+        (fault.app === app &&
+          (fault.kind.startsWith('frozen') || fault.kind === 'close-reopen' || fault.kind === 'back-forward')),
     );
     // A tab whose main thread the soak held (a heap snapshot) handled none of the other tabs' messages meanwhile:
     // it follows them when the pause ends, and has the 2 s of the limit from then.
@@ -181,8 +202,10 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
       for (const tab of tabs) {
         const screen = journal.screens.filter((each) => each.tab === tab && each.t <= t).at(-1)?.screen;
         const gone =
-          away.some((fault) => fault.target === tab && t >= fault.start && t <= endOf(fault) + GRACE) ||
-          paused.some((pause) => pause.tab === tab && t >= pause.start && t <= pause.end);
+          away.some(
+            (fault) =>
+              (fault.target === tab || fault.kind === 'sleep') && t >= fault.start && t <= endOf(fault) + GRACE,
+          ) || paused.some((pause) => pause.tab === tab && t >= pause.start && t <= pause.end);
         if (screen && screen !== 'loading' && !gone) shown.set(tab, screen);
       }
       if (new Set(shown.values()).size <= 1) {
@@ -224,8 +247,7 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   );
 
   const slow: Violation[] = [];
-  const ownFreeze = (op: OperationRecord) =>
-    journal.faults.filter((fault) => fault.kind.startsWith('frozen') && fault.target === op.tab);
+  const ownFreeze = (op: OperationRecord) => stillsOf(journal, op.tab);
   for (const op of journal.operations) {
     const end = op.end ?? (op.error ? undefined : facts.durationMs);
     if (end === undefined || end - op.start <= SETTLE_LIMIT || meets(op.start, end, ownFreeze(op), 0)) continue;
@@ -315,6 +337,18 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
       app: note.app,
       text: `${note.kind}: ${note.text.slice(0, 300)}`,
     })),
+  );
+
+  result(
+    'wake',
+    `after a sleep, one refresh per app and the subscription back within ${TICKS_BACK / 1000} s`,
+    ...checkWakes(journal, facts.accessTokenTtlMs),
+  );
+
+  result(
+    'back-forward',
+    'back with the back button: the user shown at once, the first operation ok and sent with a live token',
+    ...checkReturns(journal),
   );
 
   result('heap', "no tab's JS objects grow across the run (heap snapshots)", ...heapTrend(journal));

@@ -216,7 +216,7 @@ try {
   cleanups.push(() => clearInterval(heap));
 
   const targets: FaultTargets = { journal, apps, api: apiFront, server: api, handlers, redis, secrets };
-  const plan = planFaults(random, durationMs, TABS_PER_APP);
+  const plan = planFaults(random, durationMs, TABS_PER_APP, ACCESS_TOKEN_TTL * 1000);
   log(`workload running; ${plan.length} faults planned: ${plan.map((fault) => fault.kind).join(', ')}`);
   const running: Promise<void>[] = [];
   const timers = plan.map((fault) => setTimeout(() => running.push(runFault(fault, targets)), fault.at));

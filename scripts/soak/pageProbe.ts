@@ -23,7 +23,9 @@ export interface ProbeConfig {
  * examples expose under `?console`) every 1 to 3 s while signed in, each reported when it starts and when it
  * settles; about one operation in five is a mutation (`client.mutate`, a club renamed to a name unique to it).
  * In the tab that shows the `ticker` subscription, each event is reported with the user the screen shows at that
- * moment (read in the same DOM mutation). Reports go to `window.__soakReport`, a Playwright binding. A frozen page runs none of this, as it
+ * moment (read in the same DOM mutation). A return from elsewhere (`pageshow`, `persisted` when from the
+ * back/forward cache) is reported, and so is every request that goes out with an access token past its `exp` by
+ * the page's clock. Reports go to `window.__soakReport`, a Playwright binding. A frozen page runs none of this, as it
  * runs none of the app.
  */
 export function pageProbe(config: ProbeConfig): void {
@@ -107,6 +109,28 @@ export function pageProbe(config: ProbeConfig): void {
     if (document.documentElement) observe();
     else document.addEventListener('DOMContentLoaded', observe);
   }
+
+  // A page restored from the back/forward cache says so; its first `pageshow` (the load) is not a return.
+  let shownOnce = false;
+  addEventListener('pageshow', (event) => {
+    if (shownOnce) report({ type: 'pageshow', persisted: event.persisted });
+    shownOnce = true;
+  });
+
+  // Every request with an access token past its `exp` by this page's clock, as it goes out.
+  const send = window.fetch.bind(window);
+  window.fetch = (input, init) => {
+    const header = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const token = /^Bearer (.+)$/.exec(header.get('authorization') ?? '')?.[1];
+    try {
+      const payload = token && JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
+      const late = payload ? Date.now() - payload.exp * 1000 : -1;
+      if (late >= 0) report({ type: 'dead-token', late, url: String(input instanceof Request ? input.url : input) });
+    } catch {
+      // Not a JWT: not this probe's business.
+    }
+    return send(input, init);
+  };
 
   let seed = config.seed >>> 0;
   const random = () => {

@@ -21,6 +21,7 @@ export const TAB_FAULTS: readonly FaultKind[] = [
   'close-reopen',
   'sign-out-in',
   'switch-user',
+  'back-forward',
 ];
 export const SYSTEM_FAULTS: readonly FaultKind[] = [
   'api-503',
@@ -31,8 +32,17 @@ export const SYSTEM_FAULTS: readonly FaultKind[] = [
   'secret-rotation',
 ];
 
-/** [min, max] duration of each kind, in s. */
-const DURATION: Record<FaultKind, readonly [number, number]> = {
+/**
+ * The faults of the whole browser, planned apart from the deck: a few a run, each longer than an access token's
+ * life, since a laptop does not sleep every few seconds.
+ */
+export const BROWSER_FAULTS: readonly FaultKind[] = ['sleep'];
+
+/** The token handler's grace for a rotation's answer (`graceTime`, 30 s): one sleep a run outlasts it. */
+const HANDLER_GRACE = 30_000;
+
+/** [min, max] duration of each kind, in s, for the soak's 10-second access tokens. */
+const DURATION: Record<Exclude<FaultKind, 'sleep'>, readonly [number, number]> = {
   offline: [5, 20],
   hidden: [10, 30],
   frozen: [10, 60],
@@ -41,6 +51,8 @@ const DURATION: Record<FaultKind, readonly [number, number]> = {
   'close-reopen': [2, 5],
   'sign-out-in': [1, 3],
   'switch-user': [1, 3],
+  // Away (on another site) for less than a token's life, or for more.
+  'back-forward': [3, 25],
   'api-503': [5, 15],
   'api-slow': [10, 20],
   'api-restart': [1, 3],
@@ -50,6 +62,10 @@ const DURATION: Record<FaultKind, readonly [number, number]> = {
   'secret-rotation': [6, 16],
 };
 
+/** The kinds whose time is the token's: for tokens of another life, they last that much longer or shorter. */
+const BY_TOKEN_LIFE: readonly FaultKind[] = ['hidden', 'back-forward'];
+const SOAK_TOKEN_LIFE = 10_000;
+
 /** Quiet at the start (everyone signs in and settles) and at the end (everything must have recovered). */
 const QUIET_START = 20_000;
 const QUIET_END = 25_000;
@@ -57,18 +73,25 @@ const QUIET_END = 25_000;
 /**
  * Draws the faults of a run of `durationMs` from `random`: one every 8 to 14 s, the kinds dealt from a shuffled
  * deck so that every kind comes up before any comes twice, each in a random app and tab, and each over before the
- * quiet end.
+ * quiet end; and the run's sleeps ({@link planSleeps}). A hidden tab and a page away last as long in token lives
+ * whatever the token's life (`accessTokenTtlMs`).
  */
-export function planFaults(random: Random, durationMs: number, tabsPerApp: number): PlannedFault[] {
-  const plan: PlannedFault[] = [];
+export function planFaults(
+  random: Random,
+  durationMs: number,
+  tabsPerApp: number,
+  accessTokenTtlMs = SOAK_TOKEN_LIFE,
+): PlannedFault[] {
+  const plan: PlannedFault[] = planSleeps(durationMs, accessTokenTtlMs);
   let deck: FaultKind[] = [];
   const last = durationMs - QUIET_END;
   for (let at = QUIET_START + random.between(0, 4000); at < last; at += random.between(8000, 14_000)) {
     if (deck.length === 0) deck = random.shuffle([...TAB_FAULTS, ...SYSTEM_FAULTS]);
     const kind = deck.pop()!;
-    const [min, max] = DURATION[kind];
+    const [min, max] = DURATION[kind as Exclude<FaultKind, 'sleep'>];
+    const scale = BY_TOKEN_LIFE.includes(kind) ? accessTokenTtlMs / SOAK_TOKEN_LIFE : 1;
     const start = Math.round(at);
-    const duration = Math.min(Math.round(random.between(min, max) * 1000), last - start);
+    const duration = Math.min(Math.round(random.between(min, max) * 1000 * scale), last - start);
     const inTab = TAB_FAULTS.includes(kind);
     plan.push({
       at: start,
@@ -80,5 +103,23 @@ export function planFaults(random: Random, durationMs: number, tabsPerApp: numbe
       }),
     });
   }
-  return plan;
+  return plan.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The run's sleeps, spread evenly over it: one every 10 minutes, asleep a third of the run at most, and at least
+ * one; each 1.2 times the token's life, and the first outlasts the token handler's grace as well, so that a wake
+ * meets a handler that gave up waiting.
+ */
+export function planSleeps(durationMs: number, accessTokenTtlMs: number): PlannedFault[] {
+  const span = durationMs - QUIET_START - QUIET_END;
+  const life = Math.round(accessTokenTtlMs * 1.2);
+  const count = Math.max(1, Math.min(Math.floor(durationMs / 600_000), Math.floor(span / (3 * life))));
+  const sleeps: PlannedFault[] = [];
+  for (let index = 0; index < count; index++) {
+    const duration = index === 0 ? Math.max(life, HANDLER_GRACE + 10_000) : life;
+    const at = Math.round(QUIET_START + (span * (index + 0.5)) / count - duration / 2);
+    if (at >= QUIET_START && at + duration <= durationMs - QUIET_END) sleeps.push({ at, kind: 'sleep', duration });
+  }
+  return sleeps;
 }

@@ -8,6 +8,7 @@ import type { HandlerPool } from './HandlerPool.ts';
 import type { FaultRecord, Journal } from './Journal.ts';
 import type { PlannedFault } from './planFaults.ts';
 import type { Tab } from './Tab.ts';
+import { ASLEEP, sleepBrowser } from './sleepBrowser.ts';
 import type { TestAuthServer } from '../../src/testing/index.ts';
 
 /** What the faults act on. */
@@ -43,6 +44,10 @@ const busy = new Set<string>();
  */
 export async function runFault(fault: PlannedFault, targets: FaultTargets): Promise<void> {
   const { journal } = targets;
+  if (fault.kind === 'sleep') return sleepBrowser(fault, targets, busy);
+  // The whole browser asleep holds every tab: nothing else happens in one meanwhile.
+  if (fault.app && busy.has(ASLEEP))
+    return journal.note('fault', `${fault.kind} skipped: the browser is asleep`, undefined, fault.app);
   if (fault.kind === 'frozen-refreshing') return frozenRefreshing(fault, targets);
   if (fault.app) {
     const app = targets.apps[fault.app];
@@ -203,6 +208,11 @@ async function inTab(fault: PlannedFault, app: AppTabs, tab: Tab): Promise<strin
       return undefined;
     case 'reload':
       return reloadPatiently(app, tab, () => tab.page.reload());
+    case 'back-forward':
+      // A page kept in the back/forward cache has no request in flight (Chromium keeps none that has); one that is
+      // not kept loses its operations, as in a reload.
+      app.forgetPending(tab);
+      return tab.awayAndBack(fault.duration);
     case 'close-reopen':
       app.forgetPending(tab);
       await tab.close();

@@ -3,7 +3,7 @@ import { checkInvariants, type RunFacts } from '../../scripts/soak/checkInvarian
 import { Journal } from '../../scripts/soak/Journal';
 import { withCookies } from '../../scripts/soak/FrontProxy';
 import { jsObjectBytes, type Snapshot } from '../../scripts/soak/heapSnapshot';
-import { planFaults, SYSTEM_FAULTS, TAB_FAULTS } from '../../scripts/soak/planFaults';
+import { planFaults, planSleeps, SYSTEM_FAULTS, TAB_FAULTS } from '../../scripts/soak/planFaults';
 import { createRandom } from '../../scripts/soak/random';
 
 // The soak's checker must be able to fail: each invariant, given a journal that breaks it, reports it.
@@ -439,6 +439,56 @@ describe('the soak checker', () => {
   });
 });
 
+describe('the soak checker, after a sleep and a return with the back button', () => {
+  const asleep = (journal: Journal) =>
+    Object.assign(journal.startFault('sleep', 'browser (2 tabs)'), { start: 10_000, end: 30_000 });
+  const refresh = (t: number, app: 'vite-spa' | 'nextjs' = 'vite-spa') =>
+    ({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app }) as const;
+
+  it('fails two refreshes of one app right after a wake, not one per app', () => {
+    const journal = journalOfTwoTabs();
+    asleep(journal);
+    journal.sessions.push(refresh(30_400), refresh(30_600, 'nextjs'));
+    expect(failing(journal)).toEqual([]);
+    journal.sessions.push(refresh(31_000));
+    expect(failing(journal)).toEqual(['wake']);
+  });
+
+  it('fails a subscription whose events come back later than 5 s after a wake, or never, unless the API is down', () => {
+    const journal = journalOfTwoTabs();
+    asleep(journal);
+    const tick = (t: number, n: number) =>
+      ({ tab: 'vite-spa#1', app: 'vite-spa', t, n, email: 'admin@demo.test', screen: 'admin@demo.test' }) as const;
+    journal.ticks.push(tick(9000, 1));
+    expect(failing(journal)).toEqual(['wake']);
+    journal.ticks.push(tick(36_000, 2));
+    expect(failing(journal)).toEqual(['wake']);
+    journal.ticks.splice(1, 1, tick(34_500, 2));
+    expect(failing(journal)).toEqual([]);
+    journal.ticks.splice(1, 1);
+    Object.assign(journal.startFault('api-restart', 'api'), { start: 29_000, end: 33_000 });
+    expect(failing(journal)).toEqual([]);
+  });
+
+  it('fails a page restored from the back/forward cache that shows the sign-in form, or whose first operation fails or sends a dead token', () => {
+    const journal = journalOfTwoTabs();
+    Object.assign(journal.startFault('back-forward', 'vite-spa#2', 'vite-spa'), { start: 10_000, end: 25_000 });
+    journal.returns.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 24_500, persisted: true });
+    journal.operations.push({ tab: 'vite-spa#2', app: 'vite-spa', id: 1, start: 26_000, end: 26_100, ok: true });
+    expect(failing(journal)).toEqual([]);
+    journal.deadTokens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 26_000, late: 14_000 });
+    expect(failing(journal)).toEqual(['back-forward']);
+    journal.deadTokens.length = 0;
+    journal.operations[0]!.ok = false;
+    journal.operations[0]!.error = 'Token expired';
+    // Within 2 s of the fault's end: excused as a failure, not as the return's first operation.
+    expect(failing(journal)).toEqual(['back-forward']);
+    journal.operations[0]!.ok = true;
+    journal.screens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 25_000, screen: 'signed-out' });
+    expect(failing(journal)).toContain('back-forward');
+  });
+});
+
 describe('the soak plan', () => {
   it('draws the same faults from the same seed, every kind once before any twice', () => {
     const plan = planFaults(createRandom(7), 10 * 60_000, 3);
@@ -446,6 +496,32 @@ describe('the soak plan', () => {
     const kinds = [...TAB_FAULTS, ...SYSTEM_FAULTS];
     expect(new Set(plan.slice(0, kinds.length).map((fault) => fault.kind)).size).toBe(kinds.length);
     expect(plan.every((fault) => fault.at + fault.duration <= 10 * 60_000 - 25_000)).toBe(true);
+  });
+
+  it('puts a laptop to sleep a few times a run, each longer than a token, the first longer than the handler waits', () => {
+    const sleeps = (minutes: number, ttl: number) =>
+      planSleeps(minutes * 60_000, ttl * 1000).map((each) => [Math.round(each.at / 1000), each.duration / 1000]);
+    // CI's 3 minutes: one, past the handler's 30-second grace.
+    expect(sleeps(3, 10)).toEqual([[68, 40]]);
+    expect(sleeps(30, 10)).toEqual([
+      [293, 40],
+      [892, 12],
+      [1477, 12],
+    ]);
+    // Two hours on the contract's 15-minute tokens: two sleeps of 18 minutes, a third of the run asleep at most.
+    expect(sleeps(120, 900)).toEqual([
+      [1269, 1080],
+      [4846, 1080],
+    ]);
+    const plan = planFaults(createRandom(7), 120 * 60_000, 3, 900_000);
+    expect(plan.filter((fault) => fault.kind === 'sleep')).toHaveLength(2);
+    // A hidden tab lasts one to three token lives, whatever the life (but one cut short by the quiet end).
+    const hidden = plan
+      .filter((fault) => fault.kind === 'hidden' && fault.at + fault.duration < 120 * 60_000 - 25_000)
+      .map((fault) => fault.duration / 900_000);
+    expect(hidden.length).toBeGreaterThan(10);
+    expect(Math.min(...hidden)).toBeGreaterThanOrEqual(1);
+    expect(hidden.every((each) => each <= 3)).toBe(true);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   logTokenAuth,
 } from 'apollo-link-token-pair';
 import { createTokenAuthWsClient } from 'apollo-link-token-pair/ws';
+import { refetchEventManager } from './refetchEvents';
 import { signIns } from './signIns';
 
 const uri = import.meta.env.VITE_GRAPHQL_URL ?? 'http://127.0.0.1:4000/graphql';
@@ -47,4 +48,5 @@ export const client = new ApolloClient({
     ApolloLink.from([auth.link, new HttpLink({ uri })]),
   ),
   cache: new InMemoryCache(),
+  refetchEventManager,
 });

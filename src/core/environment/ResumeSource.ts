@@ -29,8 +29,13 @@ export interface ResumeSource {
 }
 
 /**
- * The page's {@link ResumeSource}: `visibilitychange`, `focus` and `online`, and `navigator.onLine`. `undefined`
- * where there is no page (Node, React Native, a worker), which `refreshOnResume` takes as none.
+ * The page's {@link ResumeSource}: `visibilitychange`, `focus`, `online`, and `pageshow` from the back/forward
+ * cache, and `navigator.onLine`. `undefined` where there is no page (Node, React Native, a worker), which
+ * `refreshOnResume` takes as none.
+ *
+ * @remarks
+ * A page restored from the back/forward cache comes back with its timers and its token as old as the time away,
+ * and may fire none of the other events: `pageshow` with `persisted` is then the only sign.
  *
  * @example
  * ```ts
@@ -45,11 +50,16 @@ export function browserResume(): ResumeSource | undefined {
     [page, 'online'],
     [page, 'focus'],
     [document, 'visibilitychange'],
+    [page, 'pageshow'],
   ] as const;
   return {
     subscribe(resume) {
       const stop = new AbortController();
-      const onEvent = () => document.visibilityState !== 'hidden' && resume();
+      // The first `pageshow` of a page is its load, not a return.
+      const onEvent = (event: Event) =>
+        (event.type !== 'pageshow' || (event as PageTransitionEvent).persisted) &&
+        document.visibilityState !== 'hidden' &&
+        resume();
       for (const [target, event] of sources) target.addEventListener!(event, onEvent, { signal: stop.signal });
       return () => stop.abort();
     },

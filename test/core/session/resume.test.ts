@@ -35,6 +35,22 @@ describe('refresh on resume', () => {
     },
   );
 
+  it("refreshes on a return from the back/forward cache (pageshow, persisted), not on the page's first pageshow", async () => {
+    const onRefresh = vi.fn();
+    const { session, stub } = await loggedIn({ onRefresh, refreshOnResume: browserResume() });
+    // happy-dom has no PageTransitionEvent: an Event with the same field.
+    const pageshow = (persisted: boolean) => window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted }));
+    // Away longer than the refresh's lead: timers and the token are as old as the time away.
+    vi.setSystemTime(T0 + 14 * MINUTE);
+    pageshow(false);
+    await Promise.resolve();
+    expect(stub.of('refreshToken')).toHaveLength(0);
+    pageshow(true);
+    await vi.waitFor(() => expect(onRefresh).toHaveBeenCalledWith({ trigger: 'resume', outcome: 'rotated' }));
+    expect(stub.of('refreshToken')).toHaveLength(1);
+    session.dispose();
+  });
+
   it('listens to nothing without refreshOnResume', async () => {
     const onRefresh = vi.fn();
     const { session, stub } = await loggedIn({ onRefresh });
