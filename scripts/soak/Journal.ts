@@ -76,9 +76,14 @@ export interface StateRecord {
   readonly t: number;
   readonly status: string;
   readonly user: string | null;
+  /** When the access token expires, in the page's ms since the epoch (compared, never placed on the timeline). */
   readonly expiresAt: number | null;
+  /** When the proactive refresh of the pair is due (the session's `refreshAt`), in ms since the soak's start. */
+  readonly refreshAt: number | null;
   readonly ended: string | null;
   readonly retry: string | null;
+  /** The page load that reported it (the probe's id of the document); absent for the worker. */
+  readonly load?: string;
 }
 
 /**
@@ -92,6 +97,23 @@ export interface PauseRecord {
   readonly start: number;
   end: number;
   readonly why: 'heap-snapshot';
+}
+
+/**
+ * A refresh that settled in a tab (or the worker), as the session's own `refresh` event (`auth.observe`) told it:
+ * what started it, what it came to, and when it was asked for and when it settled.
+ */
+export interface RefreshRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  /** When it settled, in ms since the soak's start. */
+  readonly t: number;
+  /** When it was asked for (its timer fired, an operation found the token dead…): `t` less the event's `ms`. */
+  readonly asked: number;
+  /** What started it (the package's `RefreshTrigger`: `proactive`, `resume`, `token-expired`…). */
+  readonly trigger: string;
+  /** What it came to (`rotated`, `adopted`, `failed`, `rejected`, `no-session`, `superseded`). */
+  readonly outcome: string;
 }
 
 /** Anything else worth a line in the log. */
@@ -122,6 +144,8 @@ export class Journal {
   readonly notes: NoteRecord[] = [];
   readonly sessions: SessionRecord[] = [];
   readonly ticks: TickRecord[] = [];
+  /** The refreshes each tab's (and the worker's) session ran, with their trigger and outcome. */
+  readonly refreshes: RefreshRecord[] = [];
   /** The stretches in which the soak held a tab's main thread (its heap snapshots). */
   readonly pauses: PauseRecord[] = [];
   /** How many times the API ran each mutation (`renameClub` answered with data), by its club name. */
