@@ -160,8 +160,10 @@ export class AppTabs {
           status: event['status'] as string,
           user: event['user'] as string | null,
           expiresAt: event['expiresAt'] as number | null,
+          refreshAt: typeof event['refreshAt'] === 'number' ? this.journal.at(event['refreshAt']) : null,
           ended: event['ended'] as string | null,
           retry: event['retry'] as string | null,
+          load,
         });
         this.journal.note(
           'state',
@@ -183,6 +185,16 @@ export class AppTabs {
         this.pending.started(load, event['id'], op);
         break;
       }
+      case 'refresh':
+        this.journal.refreshes.push({
+          tab: tab.name,
+          app: this.app,
+          t: this.journal.at(event['settled'] as number),
+          asked: this.journal.at(event['asked'] as number),
+          trigger: String(event['trigger']),
+          outcome: String(event['outcome']),
+        });
+        break;
       case 'tick':
         this.journal.ticks.push({
           tab: tab.name,

@@ -78,9 +78,14 @@ export interface StateRecord {
   readonly t: number;
   readonly status: string;
   readonly user: string | null;
+  /** When the access token expires, in the page's ms since the epoch (compared, never placed on the timeline). */
   readonly expiresAt: number | null;
+  /** When the proactive refresh of the pair is due (the session's `refreshAt`), in ms since the soak's start. */
+  readonly refreshAt: number | null;
   readonly ended: string | null;
   readonly retry: string | null;
+  /** The page load that reported it (the probe's id of the document); absent for the worker. */
+  readonly load?: string;
 }
 
 /**
@@ -116,6 +121,23 @@ export interface DeadTokenRecord {
   readonly late: number;
 }
 
+/**
+ * A refresh that settled in a tab (or the worker), as the session's own `refresh` event (`auth.observe`) told it:
+ * what started it, what it came to, and when it was asked for and when it settled.
+ */
+export interface RefreshRecord {
+  readonly tab: string;
+  readonly app: AppName;
+  /** When it settled, in ms since the soak's start. */
+  readonly t: number;
+  /** When it was asked for (its timer fired, an operation found the token dead…): `t` less the event's `ms`. */
+  readonly asked: number;
+  /** What started it (the package's `RefreshTrigger`: `proactive`, `resume`, `token-expired`…). */
+  readonly trigger: string;
+  /** What it came to (`rotated`, `adopted`, `failed`, `rejected`, `no-session`, `superseded`). */
+  readonly outcome: string;
+}
+
 /** Anything else worth a line in the log. */
 export interface NoteRecord {
   readonly t: number;
@@ -148,6 +170,8 @@ export class Journal {
   readonly returns: ReturnRecord[] = [];
   /** The requests that went out with a token dead by the clock. */
   readonly deadTokens: DeadTokenRecord[] = [];
+  /** The refreshes each tab's (and the worker's) session ran, with their trigger and outcome. */
+  readonly refreshes: RefreshRecord[] = [];
   /** The stretches in which the soak held a tab's main thread (its heap snapshots). */
   readonly pauses: PauseRecord[] = [];
   /** How many times the API ran each mutation (`renameClub` answered with data), by its club name. */

@@ -1,7 +1,8 @@
-// `npm run soak`: a day in the life. Starts the API (the spec test server, 10 s access tokens), two token handler
-// instances sharing a real Redis behind a round-robin proxy, examples/nextjs on them and examples/vite-spa on the
-// API, 3 Chromium tabs of each and a Node worker; runs the workload with seeded faults for --minutes; checks the
-// invariants over what happened; writes soak-report/. Everything on 127.0.0.1, ephemeral ports, stopped by PID.
+// `npm run soak`: a day in the life. Starts the API (the spec test server, 10 s access tokens unless
+// --access-token-ttl says otherwise), two token handler instances sharing a real Redis behind a round-robin proxy,
+// examples/nextjs on them and examples/vite-spa on the API, 3 Chromium tabs of each and a Node worker; runs the
+// workload with seeded faults for --minutes; checks the invariants over what happened; measures what a day costs
+// each tab; writes soak-report/. Everything on 127.0.0.1, ephemeral ports, stopped by PID.
 import { randomBytes } from 'node:crypto';
 import { parse } from 'graphql';
 import type { Browser } from 'playwright-core';
@@ -12,6 +13,7 @@ import { ApiFaultProxy } from './ApiFaultProxy.ts';
 import { AppTabs, type Person } from './AppTabs.ts';
 import { checkInvariants } from './checkInvariants.ts';
 import { builtNextjsWsPort, startNextjs, startNextServer, startViteSpa, type SecretRing } from './exampleApps.ts';
+import { formatCosts } from './formatCosts.ts';
 import { FrontProxy } from './FrontProxy.ts';
 import { HandlerPool } from './HandlerPool.ts';
 import { Journal, type PauseRecord } from './Journal.ts';
@@ -23,7 +25,6 @@ import { startServiceWorker } from './serviceWorker.ts';
 import { writeReport } from './writeReport.ts';
 import { writeResultsSection } from './resultsSection.ts';
 
-const ACCESS_TOKEN_TTL = 10; // s
 const TABS_PER_APP = 3;
 /** One tab's heap snapshot every 5 s, the tabs in turn: each tab's every 30 s, and never two at once. */
 const HEAP_EVERY = 5000;
@@ -66,14 +67,14 @@ const log = (text: string) => console.log(`[soak ${((Date.now() - wall) / 1000).
 let exitCode = 1;
 let verdict = 'the soak did not finish: 0 passed, 1 failed';
 try {
-  log(`seed ${options.seed}, ${options.minutes} min`);
+  log(`seed ${options.seed}, ${options.minutes} min, ${options.accessTokenTtl} s access tokens`);
   const redisPort = await freePort();
   const redis = { port: redisPort, server: await startRedisServer(redisPort) };
   // next start renews sessions too: it shares the handlers' rotation cache.
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
   cleanups.push(() => stopRedisServer(redis.server));
 
-  const api = createTestAuthServer({ accessTokenTtl: ACCESS_TOKEN_TTL });
+  const api = createTestAuthServer({ accessTokenTtl: options.accessTokenTtl });
   await api.listen(0, '127.0.0.1');
   cleanups.push(() => api.close());
   // Built below; its origin is known once vite preview runs.
@@ -216,7 +217,7 @@ try {
   cleanups.push(() => clearInterval(heap));
 
   const targets: FaultTargets = { journal, apps, api: apiFront, server: api, handlers, redis, secrets };
-  const plan = planFaults(random, durationMs, TABS_PER_APP, ACCESS_TOKEN_TTL * 1000);
+  const plan = planFaults(random, durationMs, TABS_PER_APP, options.accessTokenTtl * 1000);
   log(`workload running; ${plan.length} faults planned: ${plan.map((fault) => fault.kind).join(', ')}`);
   const running: Promise<void>[] = [];
   const timers = plan.map((fault) => setTimeout(() => running.push(runFault(fault, targets)), fault.at));
@@ -242,7 +243,7 @@ try {
 
   const results = checkInvariants(journal, {
     durationMs: measured,
-    accessTokenTtlMs: ACCESS_TOKEN_TTL * 1000,
+    accessTokenTtlMs: options.accessTokenTtl * 1000,
     reuse,
     renames: api.stats.renames,
   });
@@ -253,6 +254,13 @@ try {
       console.log(
         `          ${(violation.t / 1000).toFixed(1)} s ${violation.tab ?? violation.app ?? ''}: ${violation.text}`,
       );
+  }
+  for (const figures of summary.costs) {
+    const text = formatCosts(figures);
+    console.log(
+      `${figures.tab.padEnd(11)} ${text.refreshesPerHour} refreshes/h, scheduled refreshes late p50/p95/max ${text.lateness}, ` +
+        `${text.onDemand} lifetimes ended on demand (${text.onDemandShare}), ${text.failedOutsideFaults} failed outside faults`,
+    );
   }
   console.log(
     `${summary.tabs} tabs + worker, ${summary.sessions} sessions, ${summary.logins} logins, ${summary.refreshes} refreshes, ` +

@@ -10,9 +10,14 @@ export interface SoakOptions {
   readonly reuseBuild: boolean;
   /** Writes the run's row into bench/RESULTS.md's soak section. */
   readonly results: boolean;
+  /** The lifetime of the API's access tokens, in s: 10 by default, 900 for the contract's. */
+  readonly accessTokenTtl: number;
 }
 
-/** Reads `--minutes N`, `--seed S`, `--out DIR`, `--reuse-build` and `--results` from the command line. */
+/**
+ * Reads `--minutes N`, `--seed S`, `--access-token-ttl SECONDS`, `--out DIR`, `--reuse-build` and `--results` from
+ * the command line.
+ */
 export function parseOptions(argv: readonly string[]): SoakOptions {
   const value = (name: string) => {
     const index = argv.indexOf(`--${name}`);
@@ -22,11 +27,16 @@ export function parseOptions(argv: readonly string[]): SoakOptions {
   const seed = Number(value('seed') ?? 1);
   if (!(minutes > 0)) throw new Error(`--minutes takes a number of minutes above 0, not ${value('minutes')}`);
   if (!Number.isInteger(seed)) throw new Error(`--seed takes an integer, not ${value('seed')}`);
+  const accessTokenTtl = Number(value('access-token-ttl') ?? 10);
+  // Whole seconds: the tokens' `exp` and `iat` are.
+  if (!(Number.isInteger(accessTokenTtl) && accessTokenTtl > 0))
+    throw new Error(`--access-token-ttl takes a whole number of seconds above 0, not ${value('access-token-ttl')}`);
   return {
     minutes,
     seed,
     out: value('out') ?? 'soak-report',
     reuseBuild: argv.includes('--reuse-build'),
     results: argv.includes('--results'),
+    accessTokenTtl,
   };
 }

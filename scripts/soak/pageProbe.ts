@@ -19,7 +19,8 @@ export interface ProbeConfig {
 /**
  * Runs in every page of the soak, before the app (an init script): reports what the page shows (the user of its
  * "Signed in as …" line, read every 100 ms), each change of the session's state (a new `expiresAt` is a new
- * pair), and drives the workload: a query through the app's own Apollo client (`window.client`, which the
+ * pair, `refreshAt` its schedule), each refresh the session ran (`auth.observe`: trigger, outcome, when it was
+ * asked for), and drives the workload: a query through the app's own Apollo client (`window.client`, which the
  * examples expose under `?console`) every 1 to 3 s while signed in, each reported when it starts and when it
  * settles; about one operation in five is a mutation (`client.mutate`, a club renamed to a name unique to it).
  * In the tab that shows the `ticker` subscription, each event is reported with the user the screen shows at that
@@ -32,7 +33,11 @@ export function pageProbe(config: ProbeConfig): void {
   type Report = Record<string, unknown>;
   const w = window as unknown as {
     __soakReport?: (event: Report) => Promise<void>;
-    auth?: { getState(): Record<string, any>; subscribe(listener: () => void): () => void };
+    auth?: {
+      getState(): Record<string, any>;
+      subscribe(listener: () => void): () => void;
+      observe?(observer: (event: Record<string, any>) => void): () => void;
+    };
     client?: {
       query(options: { query: unknown; fetchPolicy: string }): Promise<{ data?: { me?: { email?: string } } }>;
       mutate(options: {
@@ -73,7 +78,7 @@ export function pageProbe(config: ProbeConfig): void {
     let seen = '';
     const look = () => {
       const state = auth.getState();
-      const key = `${state.status}|${state.user?.email}|${state.expiresAt}|${!!state.retry}`;
+      const key = `${state.status}|${state.user?.email}|${state.expiresAt}|${state.refreshAt}|${!!state.retry}`;
       if (key === seen) return;
       seen = key;
       report({
@@ -81,12 +86,25 @@ export function pageProbe(config: ProbeConfig): void {
         status: state.status,
         user: state.user?.email ?? null,
         expiresAt: state.expiresAt ?? null,
+        refreshAt: state.refreshAt ?? null,
         ended: state.ended ? `${state.ended.reason}${state.ended.elsewhere ? ' elsewhere' : ''}` : null,
         retry: state.retry ? String(state.retry.error?.message ?? state.retry.error) : null,
       });
     };
     auth.subscribe(look);
     look();
+    // Each refresh as the session tells it: its trigger, its outcome, and when it was asked for (`ms` before it
+    // settled), by the page's clock as `refreshAt` is.
+    auth.observe?.((event) => {
+      if (event['type'] === 'refresh')
+        report({
+          type: 'refresh',
+          trigger: event['trigger'],
+          outcome: event['outcome'],
+          asked: event['at'] - event['ms'],
+          settled: event['at'],
+        });
+    });
   }, 20);
 
   if (config.ticker) {

@@ -21,6 +21,37 @@ export async function startServiceWorker(options: {
     credentials: () => person,
     onError: (error) => journal.note('worker-error', String((error as Error).message ?? error), 'worker', 'worker'),
   });
+  // Its session as the tabs' probe reports theirs: each change of its state (the schedule), each refresh it ran.
+  let seen = '';
+  const journalState = () => {
+    const state = auth.getState();
+    const key = `${state.status}|${state.user?.email}|${state.expiresAt}|${state.refreshAt}|${!!state.retry}`;
+    if (key === seen) return;
+    seen = key;
+    journal.states.push({
+      tab: 'worker',
+      app: 'worker',
+      t: journal.now(),
+      status: state.status,
+      user: state.user?.email ?? null,
+      expiresAt: state.expiresAt ?? null,
+      refreshAt: state.refreshAt === undefined ? null : journal.at(state.refreshAt),
+      ended: state.ended ? state.ended.reason : null,
+      retry: state.retry ? String(state.retry.error.message) : null,
+    });
+  };
+  const unsubscribe = auth.subscribe(journalState);
+  const unobserve = auth.observe((event) => {
+    if (event.type !== 'refresh') return;
+    journal.refreshes.push({
+      tab: 'worker',
+      app: 'worker',
+      t: journal.at(event.at),
+      asked: journal.at(event.at - event.ms),
+      trigger: event.trigger,
+      outcome: event.outcome,
+    });
+  });
   await auth.start();
   const client = new ApolloClient({
     link: ApolloLink.from([auth.link, new HttpLink({ uri })]),
@@ -75,6 +106,8 @@ export async function startServiceWorker(options: {
       stopped = true;
       await running;
       client.stop();
+      unsubscribe();
+      unobserve();
       auth.dispose?.();
     },
   };

@@ -2,12 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InvariantResult } from './checkInvariants.ts';
 import type { FaultRecord, Journal } from './Journal.ts';
+import { formatCosts, formatMs } from './formatCosts.ts';
+import { LATE_MS, measureTabCosts, type TabCosts, type TabFigures } from './measureTabCosts.ts';
 import type { SoakOptions } from './options.ts';
 
 /** The figures of a run, as summary.json holds them. */
 export interface SoakSummary {
   readonly seed: number;
   readonly minutes: number;
+  /** The access tokens' lifetime, in s. */
+  readonly accessTokenTtl: number;
   readonly startedAt: string;
   readonly wallSeconds: number;
   readonly tabs: number;
@@ -25,11 +29,13 @@ export interface SoakSummary {
   }>;
   readonly passed: number;
   readonly failed: number;
+  /** What a day costs each tab and the worker (`measureTabCosts`). */
+  readonly costs: readonly TabFigures[];
 }
 
 const WIDTH = 1100;
 const LEFT = 90;
-const ROW = 64;
+const ROW = 78;
 const COLORS = ['#4c78a8', '#59a14f', '#b07aa1', '#f28e2b', '#76b7b2'];
 
 const escape = (text: string) =>
@@ -46,9 +52,11 @@ export function writeReport(
   const faults: Record<string, number> = {};
   for (const fault of journal.faults) faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
   const settled = journal.operations.filter((op) => op.ok !== undefined);
+  const costs = measureTabCosts(journal, { durationMs, accessTokenTtlMs: options.accessTokenTtl * 1000 });
   const summary: SoakSummary = {
     seed: options.seed,
     minutes: options.minutes,
+    accessTokenTtl: options.accessTokenTtl,
     startedAt: new Date(journal.startedAt).toISOString(),
     wallSeconds,
     tabs: journal.tabs.length,
@@ -70,19 +78,21 @@ export function writeReport(
     })),
     passed: results.filter((each) => each.passed).length,
     failed: results.filter((each) => !each.passed).length,
+    costs: costs.map((each) => each.figures),
   };
   mkdirSync(options.out, { recursive: true });
   writeFileSync(
     join(options.out, 'summary.json'),
     `${JSON.stringify({ ...summary, violations: results.flatMap((each) => each.violations.map((v) => ({ invariant: each.name, ...v }))) }, null, 2)}\n`,
   );
-  writeFileSync(join(options.out, 'index.html'), html(journal, results, summary, durationMs));
+  writeFileSync(join(options.out, 'index.html'), html(journal, results, summary, durationMs, costs));
   // Everything that happened, in order, for whoever reads a violation's story past the lines around it.
   const events = [
     ...journal.notes.map((each) => ({ ...each, type: 'note' })),
     ...journal.states.map((each) => ({ ...each, type: 'state' })),
     ...journal.screens.map((each) => ({ ...each, type: 'screen' })),
     ...journal.sessions.map((each) => ({ ...each, type: 'session' })),
+    ...journal.refreshes.map((each) => ({ ...each, type: 'refresh' })),
     ...journal.operations.filter((op) => !op.ok).map((op) => ({ ...op, t: op.start, type: 'failed-operation' })),
     ...journal.operations
       .filter((op) => op.ok && op.kind === 'mutation')
@@ -93,7 +103,13 @@ export function writeReport(
   return summary;
 }
 
-function html(journal: Journal, results: InvariantResult[], summary: SoakSummary, durationMs: number): string {
+function html(
+  journal: Journal,
+  results: InvariantResult[],
+  summary: SoakSummary,
+  durationMs: number,
+  costs: readonly TabCosts[],
+): string {
   const users = [
     ...new Set(
       [...journal.screens.map((each) => each.screen), ...journal.sessions.map((each) => each.user)].filter((screen) =>
@@ -183,12 +199,28 @@ function html(journal: Journal, results: InvariantResult[], summary: SoakSummary
           : `<line x1="${x(op.end!)}" x2="${x(op.end!)}" y1="42" y2="54" stroke="#d62728" stroke-width="2"><title>${escape(`failed at ${(op.end! / 1000).toFixed(1)} s: ${op.error}`)}</title></line>`,
       );
     }
+    // Lane 5: refreshes the schedule asked for, a tick each, and from when it was due a bar for one over 1 s late;
+    // refreshes on demand (an operation or a socket found the token dead) as red marks.
+    const cost = costs.find((each) => each.figures.tab === tab);
+    for (const refresh of cost?.scheduled ?? []) {
+      const what = `${refresh.trigger} refresh due at ${(refresh.due / 1000).toFixed(1)} s, started ${formatMs(refresh.lateMs)} late (${((refresh.lateMs / (summary.accessTokenTtl * 1000)) * 100).toFixed(1)} % of the lifetime)`;
+      parts.push(
+        refresh.lateMs > LATE_MS
+          ? `<rect x="${x(refresh.due)}" y="58" width="${Math.max(1.5, x(refresh.asked) - x(refresh.due))}" height="8" fill="#f28e2b"><title>${escape(what)}</title></rect>`
+          : `<line x1="${x(refresh.asked)}" x2="${x(refresh.asked)}" y1="59" y2="65" stroke="#999" stroke-width="1"><title>${escape(what)}</title></line>`,
+      );
+    }
+    for (const refresh of cost?.onDemand ?? [])
+      parts.push(
+        `<path d="M${x(refresh.t) - 3},67 L${x(refresh.t) + 3},67 L${x(refresh.t)},58 Z" fill="#d62728"><title>${escape(`refresh on demand (${refresh.trigger}), ${refresh.outcome} at ${(refresh.t / 1000).toFixed(1)} s`)}</title></path>`,
+      );
     for (const violation of violations.filter((each) => each.tab === tab || (!each.tab && each.app === app))) {
       parts.push(
         `<line x1="${x(violation.t)}" x2="${x(violation.t)}" y1="0" y2="${ROW - 10}" stroke="#d62728" stroke-width="2" stroke-dasharray="3,2"><title>${escape(`${violation.invariant}: ${violation.text}`)}</title></line>`,
       );
     }
-    return `<div class="row"><div class="name">${escape(tab)}</div><svg width="${WIDTH}" height="${ROW}" viewBox="0 0 ${WIDTH} ${ROW}"><text x="4" y="11" font-size="9" fill="#666">system</text><text x="4" y="24" font-size="9" fill="#666">tab faults</text><text x="4" y="38" font-size="9" fill="#666">screen</text><text x="4" y="51" font-size="9" fill="#666">operations</text>${parts.join('')}</svg></div>`;
+    const header = cost ? figuresLine(cost.figures) : '';
+    return `<div class="figures">${header}</div><div class="row"><div class="name">${escape(tab)}</div><svg width="${WIDTH}" height="${ROW}" viewBox="0 0 ${WIDTH} ${ROW}"><text x="4" y="11" font-size="9" fill="#666">system</text><text x="4" y="24" font-size="9" fill="#666">tab faults</text><text x="4" y="38" font-size="9" fill="#666">screen</text><text x="4" y="51" font-size="9" fill="#666">operations</text><text x="4" y="65" font-size="9" fill="#666">refreshes</text>${parts.join('')}</svg></div>`;
   };
 
   const legend = [
@@ -201,6 +233,9 @@ function html(journal: Journal, results: InvariantResult[], summary: SoakSummary
     '<span>▼ new pair</span>',
     '<span><i style="background:#59a14f"></i>operation</span>',
     '<span><i style="background:#d62728"></i>failed operation / violation (dashed)</span>',
+    '<span><i style="background:#999"></i>refresh on schedule</span>',
+    `<span><i style="background:#f28e2b"></i>scheduled refresh over ${LATE_MS / 1000} s late, from when it was due</span>`,
+    '<span>▲ refresh on demand</span>',
   ].join('');
 
   const table = results
@@ -229,13 +264,14 @@ function html(journal: Journal, results: InvariantResult[], summary: SoakSummary
 body { font: 13px system-ui, sans-serif; margin: 16px; color: #222; }
 h1 { font-size: 18px; margin: 0 0 4px; } .sub { color: #666; margin-bottom: 10px; }
 .row { display: flex; align-items: center; } .name { width: 84px; font-weight: 600; font-size: 12px; }
+.figures { margin: 6px 0 0 84px; font-size: 11px; color: #444; }
 .legend span { margin-right: 12px; font-size: 11px; white-space: nowrap; } .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 3px; vertical-align: -1px; }
 table { border-collapse: collapse; margin: 8px 0 16px; } td, th { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
 tr.pass td:first-child { color: #2e7d32; font-weight: 600; } tr.fail td:first-child { color: #c62828; font-weight: 700; }
 pre { font-size: 11px; background: #f6f6f6; padding: 6px; }
 </style></head><body>
 <h1>Soak: ${summary.passed} passed, ${summary.failed} failed</h1>
-<div class="sub">seed ${summary.seed}, ${summary.minutes} min of workload, ${summary.tabs} tabs and a worker, ${summary.sessions} sessions, ${summary.logins} logins, ${summary.refreshes} refreshes, ${summary.operations.settled} operations (${summary.operations.failed} failed), ${journal.faults.length} faults; started ${summary.startedAt}</div>
+<div class="sub">seed ${summary.seed}, ${summary.minutes} min of workload on ${summary.accessTokenTtl} s access tokens, ${summary.tabs} tabs and a worker, ${summary.sessions} sessions, ${summary.logins} logins, ${summary.refreshes} refreshes, ${summary.operations.settled} operations (${summary.operations.failed} failed), ${journal.faults.length} faults; started ${summary.startedAt}</div>
 <div class="legend">${legend}</div>
 <div id="timelines">${rows.map(timeline).join('')}</div>
 <h2>Invariants</h2>
@@ -245,4 +281,12 @@ ${details ? `<h2>Violations</h2>${details}` : ''}
 <table><tr><th>At</th><th>For</th><th>Kind</th><th>Target</th><th>Note</th></tr>${faultRows}</table>
 </body></html>
 `;
+}
+
+/** A tab's figures, over its timeline. */
+function figuresLine(figures: TabFigures): string {
+  const text = formatCosts(figures);
+  return escape(
+    `${text.refreshesPerHour} refreshes/h (${text.pairsPerHour} new pairs/h) · scheduled refreshes late p50 / p95 / max ${text.lateness}${figures.lateness ? `, ${figures.lateness.late} of ${figures.lateness.count} over ${LATE_MS / 1000} s` : ''} · ${text.onDemand} lifetimes ended on demand (${text.onDemandShare}) · ${text.failedOutsideFaults} operations failed outside faults`,
+  );
 }

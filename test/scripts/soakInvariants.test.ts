@@ -362,6 +362,25 @@ describe('the soak checker', () => {
     expect(failing(fast)).toEqual(['refresh-rate']);
   });
 
+  it('checks the refresh rate of 15-minute tokens between faults minutes apart, and passes one on schedule', () => {
+    // Two hours with a 5-s fault every 10 minutes: a fault's window reaches 30 s past its end (the retry delay's
+    // cap), not a whole 15-minute lifetime, which would leave no time outside the windows to check.
+    const hours2 = { durationMs: 7_200_000, accessTokenTtlMs: 900_000 };
+    const session = (every: number) => {
+      const journal = journalOfTwoTabs();
+      journal.sessions.push({ t: 0, kind: 'login', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+      for (let t = every; t < hours2.durationMs; t += every)
+        journal.sessions.push({ t, kind: 'refresh', sid: 's1', user: 'admin@demo.test', app: 'vite-spa' });
+      for (let start = 300_000; start < hours2.durationMs; start += 600_000)
+        Object.assign(journal.startFault('offline', 'vite-spa#2', 'vite-spa'), { start, end: start + 5000 });
+      return journal;
+    };
+    // On schedule: at 85 % of the lifetime.
+    expect(failing(session(765_000), hours2)).toEqual([]);
+    // Once a minute.
+    expect(failing(session(60_000), hours2)).toEqual(['refresh-rate']);
+  });
+
   it('fails a page error, and a console error that no fault explains', () => {
     const journal = journalOfTwoTabs();
     journal.note(
