@@ -19,24 +19,27 @@ import type { TokenSession } from './TokenSession';
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
 export function createTokenSession(options: TokenAuthOptions): TokenSession {
+  // Each part is made after what it uses, and the outside (the store's changes, resume) is heard last: a source
+  // may call back while it subscribes, and finds the whole session then.
+  let live: SessionRecord | null = null;
+  // The epoch a login, restore or followed pair now starts or extends; replaced whenever one ends.
+  let epoch: Epoch = {};
+  const started = epoch;
+  let loggingOut: Promise<void> | null = null;
+  const checkUserId = createUserIdCheck();
+
   const parts = openSessionParts(options, follow);
   const { config, reporter, signal, seam, mode, calls, waits, checks, state } = parts;
   const { clock, transport } = config;
   const refresher = createRefresher({ ...parts, live: () => live, switchTo, end });
-  // The app came back: a refresh that fell due meanwhile goes, and a store that failed to be read is read again.
-  const resumed = () => (refresher.resumed(), void restorer.read()?.catch(() => {}));
-  const stops = [config.resume?.subscribe(resumed), seam.close];
-
-  let live: SessionRecord | null = null;
-  // The epoch a login, restore or followed pair now starts or extends; replaced whenever one ends.
-  let epoch: Epoch = {};
-  let loggingOut: Promise<void> | null = null;
-  const checkUserId = createUserIdCheck();
-
-  const started = epoch;
-  // Reads the stored pair now, and again while the store fails.
+  // Reads the stored pair now (a synchronous store restores at once), and again while the store fails.
   const restorer = createRestorer({ ...parts, wanted: () => epoch === started, restore });
   const initial = state.get();
+
+  // The app came back: a refresh that fell due meanwhile goes, and a store that failed to be read is read again.
+  const resumed = () => (refresher.resumed(), void restorer.read()?.catch(() => {}));
+  seam.listen?.();
+  const stops = [config.resume?.subscribe(resumed), seam.close];
 
   const current = (): Live | null | Promise<Live | null> => {
     if (live) {

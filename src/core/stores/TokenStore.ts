@@ -12,11 +12,15 @@ import type { TokenPair } from '../tokens/TokenPair';
  */
 export interface TokenStorage {
   /**
-   * Reads the stored pair, or `null` when there is none. Called when the session is created; through
-   * `shareTokenStore`, also under the lock before each refresh and after the store signals a change.
+   * Reads the stored pair as `set` was given it, or `null` when there is none. Called when the session is
+   * created; through `shareTokenStore`, also under the lock before each refresh and after the store signals a
+   * change.
    */
   get(): MaybePromise<TokenPair | null | undefined>;
-  /** Replaces the stored pair. */
+  /**
+   * Replaces the stored pair. Keep the object as it is (as JSON, say): beside the pair's fields it carries the
+   * `version` of its format, which tells a later version of the package how to read it.
+   */
   set(pair: TokenPair): MaybePromise<void>;
   /** Forgets the stored pair. */
   clear(): MaybePromise<void>;

@@ -14,8 +14,10 @@ const owners = new WeakSet<TokenStorage>();
  * @remarks
  * The session then calls it as an asynchronous store needs: each call bounded by the session's `storeTimeout`
  * (a store that never answers fails the call, nothing waits for good), writes one at a time in the order the
- * session changed (it never ends with an older pair than the newest), and a stored value that is not a pair
- * (an old format, junk) cleared rather than read again at every start. One live session owns the store; to
+ * session changed (it never ends with an older pair than the newest), and the pair handed to `set` with the
+ * `version` of its format. A pair stored by an older version is migrated as it is read; a value whose format
+ * this version does not know (a newer version's, junk) is left in the store as it is and reported to `onError`,
+ * and the session starts signed out. One live session owns the store; to
  * share it between sessions, use {@link shareTokenStore} instead.
  *
  * @throws An `Error` when `storage` is `localStorage`: the spec forbids it for the refresh token.

@@ -13,7 +13,7 @@ export interface StoreHost {
   report(error: unknown): void;
   /**
    * A session sharing the store stored `pair` (or emptied it; `reason` is `rejected` when it did so because the
-   * service refused the pair): this session follows.
+   * service refused the pair): this session follows. Never called before the seam's `listen()`.
    */
   adopt(pair: TokenPair | null, reason?: 'rejected'): void;
   /** Tells the session's observers what the store did (a wait for its lock). */
@@ -56,6 +56,11 @@ export interface StoreSeam {
    * stored only while `wanted()` holds.
    */
   rotate(pair: TokenPair, renew: (pair: TokenPair) => Promise<TokenPair>, wanted: () => boolean): Promise<Rotation>;
+  /**
+   * Starts following the changes that sessions sharing the store make (`host.adopt`). The session calls it once
+   * it exists: a storage may call back while it subscribes.
+   */
+  listen?(): void;
   /** Lets the store go. */
   close(): void;
   /**

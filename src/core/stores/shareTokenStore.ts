@@ -216,7 +216,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         host.report(error);
       }
     };
-    const unsubscribe = store.subscribe?.(() => void follow());
+    let unsubscribe: (() => void) | undefined;
 
     return {
       lockWait: lockTimeout,
@@ -293,6 +293,9 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
             peers.spend?.(null);
           }
         }),
+      listen() {
+        unsubscribe = store.subscribe?.(() => void follow());
+      },
       close() {
         unsubscribe?.();
         closing.abort();

@@ -1,7 +1,7 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { bounded } from '../environment/bounded';
-import { isTokenPair } from '../tokens/readTokenPair';
 import type { StoreHost } from './openStore';
+import { readStoredPair, toStoredPair } from './readStoredPair';
 import type { MaybePromise } from '../environment/MaybePromise';
 import type { TokenPair } from '../tokens/TokenPair';
 import type { TokenStorage } from './TokenStore';
@@ -19,9 +19,15 @@ export function storeIO(store: TokenStorage, host: StoreHost) {
     });
   const read = (): MaybePromise<TokenPair | null> => {
     const settle = (value: unknown) => {
-      if (isTokenPair(value)) return value;
-      // Something that is not a pair (an old format, junk) is cleared rather than read again at every start.
-      if (value != null) void write(null);
+      const stored = readStoredPair(value);
+      if ('pair' in stored) return stored.pair;
+      // Perhaps a newer version's session (a rollback, a tab of the next release): it is left for that version.
+      host.report(
+        new AuthRequestError(
+          `The stored session is in a format this version of apollo-link-token-pair does not know (${stored.unknown}): it was left in the store as it is, and this session is signed out (a sign-in here replaces it).`,
+          'store',
+        ),
+      );
       return null;
     };
     const value = call(() => store.get());
@@ -39,7 +45,7 @@ export function storeIO(store: TokenStorage, host: StoreHost) {
   /** Writes `pair` (or clears); resolves whether the store took it. */
   const put = async (pair: TokenPair | null): Promise<boolean> => {
     try {
-      await call(() => (pair ? store.set(pair) : store.clear()));
+      await call(() => (pair ? store.set(toStoredPair(pair)) : store.clear()));
       return true;
     } catch (error) {
       host.report(error);

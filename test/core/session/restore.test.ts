@@ -77,7 +77,7 @@ describe('a session restored from a pre-filled store', () => {
     expect(session.getState().status).toBe('authenticated');
   });
 
-  it('clears a stored value that is not a pair', async () => {
+  it('starts signed out from a memory store handed something that is not a pair', async () => {
     const store = createMemoryTokenStore({ accessToken: 'a' } as never);
     const { session } = setup({ store });
     await vi.advanceTimersByTimeAsync(0);

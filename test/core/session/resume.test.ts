@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
+import { createMemoryTokenStore, createTokenStore } from '../../../src';
 import { browserResume } from '../../../src/core/environment/ResumeSource';
-import { loggedIn, TIME, useTestClock } from '../../helpers/session';
+import { makePair } from '../../helpers/jwt';
+import { loggedIn, setup, setupLinks, TIME, useTestClock } from '../../helpers/session';
 
 // Refresh on resume (browserResume): the page coming back (focus, online, visible) renews a pair whose refresh is
 // due. A file of its own: it runs in happy-dom, for the page's events.
@@ -73,5 +75,40 @@ describe('refresh on resume', () => {
     window.dispatchEvent(new Event('online'));
     document.dispatchEvent(new Event('visibilitychange'));
     expect(resume).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('a resume source that calls back during subscribe', () => {
+  it('is heard once the session exists: the stored session is restored, and later resumes still count', async () => {
+    const resumes: (() => void)[] = [];
+    const refreshOnResume = {
+      subscribe(resume: () => void) {
+        // Its type allows it: a source that reports the app active at once (React Native's AppState, say).
+        resume();
+        resumes.push(resume);
+        return () => {};
+      },
+    };
+    const onRefresh = vi.fn();
+    const stored = makePair('stored');
+    const { auth, stub } = setupLinks({ store: createMemoryTokenStore(stored), refreshOnResume, onRefresh });
+    expect(auth.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1' } });
+    await expect(auth.getAccessToken()).resolves.toBe(stored.accessToken);
+    expect(stub.calls).toHaveLength(0);
+    // Only the wall clock moves, as in an app the system suspended: the proactive timer does not run.
+    vi.setSystemTime(T0 + 13 * MINUTE);
+    resumes[0]!();
+    await vi.waitFor(() => expect(onRefresh).toHaveBeenCalledWith({ trigger: 'resume', outcome: 'rotated' }));
+    expect(stub.of('refreshToken')).toHaveLength(1);
+  });
+
+  it('joins the read at start of an asynchronous store: the store is read once, and the session restored', async () => {
+    const stored = makePair('stored');
+    const get = vi.fn(() => Promise.resolve(stored));
+    const refreshOnResume = { subscribe: (resume: () => void) => (resume(), () => {}) };
+    const { session } = setup({ store: createTokenStore({ get, set: vi.fn(), clear: vi.fn() }), refreshOnResume });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1' } });
+    expect(get).toHaveBeenCalledTimes(1);
   });
 });

@@ -10,6 +10,8 @@ import {
   SessionEndedError,
   shareTokenStore,
   type TokenAuth,
+  type TokenPair,
+  type TokenStorage,
   type TokenStore,
 } from '../../../src';
 import { createLock } from '../../../src/core/environment/lock';
@@ -488,5 +490,54 @@ describe('a tab that reloads while its refresh is on the wire', () => {
     await authB.refresh();
     expect(authB.getState().status).toBe('authenticated');
     expect(server.stats).toMatchObject({ refreshCalls: 2, reuseDetections: 0 });
+  });
+});
+
+describe('a shared store whose storage calls back during subscribe', () => {
+  /** A storage that tells its listener at once when subscribed (as a store that replays its value does). */
+  function eagerStorage(pair: TokenPair, answer: 'at once' | 'later') {
+    const memory = createMemoryTokenStore(pair);
+    const storage: TokenStorage = {
+      get: () => (answer === 'at once' ? memory.get() : Promise.resolve(memory.get())),
+      set: memory.set,
+      clear: memory.clear,
+      subscribe(listener) {
+        listener();
+        return memory.subscribe!(listener);
+      },
+    };
+    return { storage, memory };
+  }
+
+  it.each(['at once', 'later'] as const)(
+    'is followed once the session exists, when its reads answer %s: the stored pair, then a change made elsewhere',
+    async (answer) => {
+      const stored = makePair('stored');
+      const { storage, memory } = eagerStorage(stored, answer);
+      const { session, stub, onError } = setup({ store: shareTokenStore(storage) });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(session.getState()).toMatchObject({ status: 'authenticated', user: { id: 'u_1' } });
+      expect(accessTokenOf(session)).toBe(stored.accessToken);
+      const elsewhere = makePair('elsewhere');
+      await memory.set(elsewhere);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(accessTokenOf(session)).toBe(elsewhere.accessToken);
+      expect(stub.calls).toHaveLength(0);
+      expect(onError).not.toHaveBeenCalled();
+    },
+  );
+
+  it('lets createTokenAuth return with its state, whose subscribers then hear of a change', async () => {
+    const stored = makePair('stored');
+    const { storage, memory } = eagerStorage(stored, 'at once');
+    const auth = keep(
+      createTokenAuth({ uri: AUTH_URI, fetch: createFetchStub().fetch, store: shareTokenStore(storage) }),
+    );
+    expect(auth.getState().status).toBe('authenticated');
+    const states: string[] = [];
+    auth.subscribe(() => states.push(auth.getState().status));
+    await memory.clear();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(states).toEqual(['unauthenticated']);
   });
 });
