@@ -60,11 +60,12 @@ module.exports = [
     ignore: peers,
   },
   {
-    // The React binding most apps use: the provider, the hook and the gate.
+    // The React binding most apps use: the provider, the hook and the gate. From 1.65 kB to 1.75 kB with the state the
+    // screens show, which shows a new user once the previous user's store reset is over (issue 47, 144 B).
     name: './react, without the core',
     path: 'dist/react.js',
     import: '{ TokenAuthProvider, useAuth, AuthGate }',
-    limit: '1.65 kB',
+    limit: '1.75 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,
@@ -74,7 +75,7 @@ module.exports = [
     name: './react BrowserTokenAuthProvider, without the core',
     path: 'dist/react.js',
     import: '{ BrowserTokenAuthProvider, useAuth }',
-    limit: '1.8 kB',
+    limit: '1.95 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,
@@ -143,18 +144,19 @@ module.exports = [
   // examples/vite-spa built for production by scripts/buildAppsForSize.mjs (npm run size runs it first): the app as
   // it is, which imports ./devtools, and the same app with ./devtools replaced by nothing. The script fails unless
   // both builds are the same byte for byte; the two rows show the figure. The panel that `?devtools` loads on
-  // purpose is a chunk of its own (devtools-production.js), fetched only then.
+  // purpose is a chunk of its own (devtools-production.js), fetched only then. From 152.5 kB to 152.6 kB with
+  // ./react's shown state (issue 47, 136 B).
   {
     name: 'examples/vite-spa production build, ./devtools imported',
     path: 'test-output/app-builds/vite-spa-with-devtools/assets/index.js',
-    limit: '152.5 kB',
+    limit: '152.6 kB',
     gzip: true,
     modifyEsbuildConfig: appChunk,
   },
   {
     name: 'examples/vite-spa production build, ./devtools not imported',
     path: 'test-output/app-builds/vite-spa-without-devtools/assets/index.js',
-    limit: '152.5 kB',
+    limit: '152.6 kB',
     gzip: true,
     modifyEsbuildConfig: appChunk,
   },

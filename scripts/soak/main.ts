@@ -216,7 +216,16 @@ try {
   }, HEAP_EVERY);
   cleanups.push(() => clearInterval(heap));
 
-  const targets: FaultTargets = { journal, apps, api: apiFront, server: api, handlers, redis, secrets };
+  const targets: FaultTargets = {
+    journal,
+    apps,
+    api: apiFront,
+    server: api,
+    handlers,
+    redis,
+    secrets,
+    accessTokenTtlMs: options.accessTokenTtl * 1000,
+  };
   const plan = planFaults(random, durationMs, TABS_PER_APP, options.accessTokenTtl * 1000);
   log(`workload running; ${plan.length} faults planned: ${plan.map((fault) => fault.kind).join(', ')}`);
   const running: Promise<void>[] = [];

@@ -22,6 +22,8 @@ export interface FaultTargets {
   readonly redis: { port: number; server: ChildProcess };
   /** The token handler's cookie secrets now, and a deploy of `next start` with other ones (its proxy opens the cookie). */
   readonly secrets: { current: SecretRing; redeployNext(ring: SecretRing): Promise<number> };
+  /** The access tokens' life, in ms. */
+  readonly accessTokenTtlMs: number;
 }
 
 /**
@@ -133,8 +135,10 @@ async function frozenRefreshing(fault: PlannedFault, targets: FaultTargets): Pro
   server.faults.delayMs['refreshToken'] = 3000;
   let frozen: Tab | undefined;
   try {
-    const tab = await app.nextRefresher((each) => busy.has(each.name) || each.frozen || each.closed, 20_000);
-    if (!tab) return journal.endFault(record, 'no tab refreshed within 20 s');
+    // A refresh comes once a token's life at least: wait that long, and 20 s for the soak's short tokens.
+    const wait = Math.max(20_000, targets.accessTokenTtlMs);
+    const tab = await app.nextRefresher((each) => busy.has(each.name) || each.frozen || each.closed, wait);
+    if (!tab) return journal.endFault(record, `no tab refreshed within ${wait / 1000} s`);
     frozen = tab;
     record.target = tab.name;
     busy.add(tab.name);

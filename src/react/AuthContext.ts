@@ -1,5 +1,6 @@
 import { createContext } from 'react';
 import type { SessionEnd, TokenAuth, TokenAuthState, TokenUser } from '../index';
+import type { ShownState } from './createShownState';
 
 /** The user as the spec's `me` query returns it. */
 export interface Me {
@@ -59,6 +60,8 @@ export interface AuthContextValue {
 /** What the provider shares: the session and its actions, stable for the provider's life. */
 export interface AuthBinding {
   readonly auth: TokenAuth;
+  /** The session's state as the screens show it: a new user once the previous user's data is gone. */
+  readonly shown: ShownState;
   /** The snapshot on the server and while hydrating: the provider's `serverState`, else the session's first. */
   initial(): TokenAuthState;
   readonly login: TokenAuth['login'];

@@ -3,6 +3,7 @@ import { getApolloContext } from '@apollo/client/react';
 import { type ReactNode, useContext, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { TokenAuth, TokenAuthState } from '../index';
 import { AuthContext, type AuthBinding, type AuthContextValue, type Me, MeContext } from './AuthContext';
+import { createShownState } from './createShownState';
 import { createSignOutReset } from './createSignOutReset';
 import { useMe } from './useMe';
 
@@ -53,8 +54,11 @@ const OUTSIDE_APOLLO =
  * store (`resetStore()`): the cache is emptied and every mounted query, fragment and suspense query stops showing
  * that user's data at once, then each active query is fetched again, once, as whoever is signed in now (signed
  * out, it shows its error). A sign-in after a sign-out fetches the active queries again, as the user who signed
- * in. A login as the same user keeps the cache. On the server, and while hydrating, it renders the state the
- * session started in, so the markup matches.
+ * in. A login as the same user keeps the cache. A user who signs in before the previous user's reset is over
+ * (another user's login, or a sign-in soon after a sign-out in a tab whose timers run late) is shown once it has
+ * emptied the store: the screens that mount for them read nothing of the previous user's, and the reset aborts
+ * none of their queries. On the server, and while hydrating, it renders the state the session started in, so the
+ * markup matches.
  *
  * @example
  * ```tsx
@@ -72,9 +76,11 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
   if (!client) throw new Error(OUTSIDE_APOLLO);
   const userOf = (state: TokenAuthState) => (state.status === 'authenticated' && state.user?.id) || null;
   const initial = () => serverState ?? auth.getInitialState();
+  // What the screens show: the provider's effect below tells it of each change of the session.
+  const shown = useMemo(() => createShownState(auth), [auth]);
   const user = useSyncExternalStore(
-    auth.subscribe,
-    () => userOf(auth.getState()),
+    shown.subscribe,
+    () => userOf(shown.get()),
     () => userOf(initial()),
   );
   const me = useMe(meQuery, ME_QUERY, user);
@@ -91,6 +97,7 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
     const binding: AuthBinding = {
       cleared: Promise.resolve(),
       auth,
+      shown,
       initial,
       login,
       signIn,
@@ -122,7 +129,7 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
     };
     return binding;
     // `initial` reads the serverState of the render that made the binding: a new serverState makes a new one.
-  }, [auth, serverState]);
+  }, [auth, shown, serverState]);
 
   // However the session ends (a logout here or elsewhere, a refusal, a login as someone else), the signed-in
   // user's data goes, from the cache and from the screen. `resetStore()`, not `clearStore()`: both empty the cache
@@ -137,31 +144,38 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
   // signed-out error until remounted. The cache holds nothing of a user then, so no reset; and called at once,
   // before the re-render that starts `me`, which would otherwise go out twice. Not at the end of a restore: the
   // queries started meanwhile waited for it.
-  // At a sign-out the reset waits for the screens behind an <AuthGate> to unmount (createSignOutReset).
+  // At a sign-out the reset waits for the screens behind an <AuthGate> to unmount (createSignOutReset); a user who
+  // signs in before a reset is over is shown once it has emptied the store (createShownState).
   const signOutReset = useMemo(() => createSignOutReset(() => reset(client)), [client]);
   useEffect(() => {
     let last = auth.getState();
-    const unsubscribe = auth.subscribe(() => {
-      const state = auth.getState();
-      if (state.status === 'loading') return;
-      const shown = userOf(last);
+    const follow = (state: TokenAuthState) => {
+      const was = userOf(last);
       const now = userOf(state);
       const before = last;
       last = state;
       // Signed in again before the reset a sign-out left for later: it runs now, and fetches the active queries.
-      if (now && signOutReset.flush()) return;
-      // Another user: the screens stay, and their data goes at once.
-      if (shown && now) {
-        if (now !== shown) binding.cleared = reset(client);
-      } else if (shown) binding.cleared = signOutReset.defer();
+      // The screens show the new user once it has emptied the store, so that those that mount for them read nothing
+      // of the previous user's and start nothing it aborts (createShownState).
+      if (now && signOutReset.flush()) return shown.hold(binding.cleared);
+      // Another user: the screens stay, and their data goes at once; the new user is shown once it has.
+      if (was && now) {
+        if (now !== was) shown.hold((binding.cleared = reset(client)));
+      } else if (was) binding.cleared = signOutReset.defer();
       else if (now && before.status === 'unauthenticated') client.refetchObservableQueries().catch(() => {});
+    };
+    const unsubscribe = auth.subscribe(() => {
+      const state = auth.getState();
+      if (state.status !== 'loading') follow(state);
+      // The screens hear of the change once the store's part is decided.
+      shown.changed();
     });
     return () => {
       unsubscribe();
       // Unmounted before the next render: the reset is done now, and a logout() waiting for it resolves.
       signOutReset.flush();
     };
-  }, [auth, client, binding, signOutReset]);
+  }, [auth, client, binding, shown, signOutReset]);
   useEffect(() => signOutReset.rendered());
 
   return (

@@ -15,7 +15,8 @@ export interface SignOutReset {
  * At a sign-out the screens behind an `<AuthGate>` unmount in the render that shows it, and Apollo's `useQuery`
  * lets go of their queries on a timer (so that StrictMode's remount finds them). A reset before then would fetch
  * those queries again, signed out, only to abort them. A reset after a sign-in, though, would abort the queries
- * that the new user's screens started: a sign-in that comes first runs the waiting reset at once.
+ * that the new user's screens started: a sign-in that comes first runs the waiting reset at once, and the provider
+ * shows the new user once it is over (`createShownState`).
  */
 export function createSignOutReset(reset: () => Promise<void>): SignOutReset {
   let waiting: { done: () => void; timer?: ReturnType<typeof setTimeout> } | undefined;

@@ -24,7 +24,7 @@ export function useAuth<T>(selector?: (value: AuthContextValue) => T): T | AuthC
   const binding = useContext(AuthContext);
   const me = useContext(MeContext);
   if (!binding) throw new Error('useAuth must be used within <TokenAuthProvider auth={…}>.');
-  const { auth, view, initial } = binding;
+  const { shown, view, initial } = binding;
   // One cache per render: React reads the snapshot several times a render, and a selector that closes over
   // props or state is a new function at each render.
   let last: { value: AuthContextValue; selected: unknown } | undefined;
@@ -34,8 +34,8 @@ export function useAuth<T>(selector?: (value: AuthContextValue) => T): T | AuthC
     return last.selected as T | AuthContextValue;
   };
   return useSyncExternalStore(
-    auth.subscribe,
-    () => select(auth.getState()),
+    shown.subscribe,
+    () => select(shown.get()),
     () => select(initial()),
   );
 }
