@@ -1,8 +1,9 @@
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import type { AppName, Journal, OperationRecord } from './Journal.ts';
 import type { ProbeConfig } from './pageProbe.ts';
 import { Tab } from './Tab.ts';
 import { PendingOperations } from './PendingOperations.ts';
+import type { UserBrowser } from './UserBrowser.ts';
 
 /** A person of the soak: who signs in, and with what. */
 export interface Person {
@@ -39,9 +40,12 @@ export class AppTabs {
     this.person = people[0]!;
   }
 
-  /** Opens the context and the first tab, signs the first person in there, then opens the other tabs. */
-  async start(browser: Browser, count: number): Promise<void> {
-    this.context = await browser.newContext({ viewport: { width: 900, height: 600 } });
+  /**
+   * Opens the first tab in `user`, the app's own browser (a user's browser has one context: its cookies and its
+   * BroadcastChannel are the app's), signs the first person in there, then opens the other tabs.
+   */
+  async start(user: UserBrowser, count: number): Promise<void> {
+    this.context = user.context;
     await this.context.exposeBinding('__soakReport', ({ page }, event: Record<string, unknown>) => {
       const tab = this.pages.get(page);
       if (tab) this.onReport(tab, event);
@@ -94,7 +98,7 @@ export class AppTabs {
       const tab = new Tab(
         this.app,
         name,
-        this.context,
+        user,
         ticker ? `${this.url}&ticker` : this.url,
         config,
         this.pages,

@@ -1,7 +1,8 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import type { AppName, Journal } from './Journal.ts';
 import { jsObjectBytes, takeHeapSnapshot } from './heapSnapshot.ts';
 import { pageProbe, type ProbeConfig } from './pageProbe.ts';
+import type { UserBrowser } from './UserBrowser.ts';
 
 /**
  * One tab of an app: its page (a new one after a close and reopen), a CDP session on it (freeze, offline, heap),
@@ -20,7 +21,8 @@ export class Tab {
   constructor(
     readonly app: AppName,
     readonly name: string,
-    private readonly context: BrowserContext,
+    /** The browser of its app: a user's, whose pages it can really hide. */
+    private readonly user: UserBrowser,
     private readonly url: string,
     private readonly probe: ProbeConfig,
     private readonly pages: WeakMap<Page, Tab>,
@@ -29,14 +31,15 @@ export class Tab {
 
   /** Opens the tab (again) at the app's URL, and resolves once the page shows who is signed in. */
   async open(): Promise<void> {
-    this.page = await this.context.newPage();
+    // A window of its own, so that hiding it hides this tab alone.
+    this.page = await this.user.openPage();
     this.pages.set(this.page, this);
     // tsx names functions with a helper (`__name`) that the page does not have.
     await this.page.addInitScript({
       content: `globalThis.__name ??= (f) => f;\n(${pageProbe.toString()})(${JSON.stringify(this.probe)});`,
     });
     this.page.on('load', () => (this.loads += 1));
-    this.cdp = await this.context.newCDPSession(this.page);
+    this.cdp = await this.user.context.newCDPSession(this.page);
     await this.cdp.send('Network.enable');
     this.closed = false;
     await this.page.goto(this.url);
@@ -110,12 +113,12 @@ export class Tab {
   }
 
   /**
-   * Hides the tab, or shows it again, as the page sees it: `document.visibilityState` and `visibilitychange`
-   * (with `blur`/`focus`). Emulated: headless Chromium has no window to put behind another, so timers are not
-   * throttled as in a real hidden tab.
+   * Hides the tab, or shows it again, as a user's browser does: its window minimised or restored. The browser
+   * itself turns `document.visibilityState` and fires `visibilitychange`, aligns the page's timers to the second,
+   * and wakes its chained timers once a minute after 60 s hidden. Resolves once the page says so.
    */
   async setHidden(hidden: boolean): Promise<void> {
-    await this.page.evaluate(visibilityScript(hidden));
+    await (hidden ? this.user.hide(this.page) : this.user.show(this.page));
   }
 
   /**
@@ -133,7 +136,8 @@ export class Tab {
     try {
       await this.page.goto(ELSEWHERE);
       await new Promise((resolve) => setTimeout(resolve, ms));
-      await this.page.goBack();
+      // A page restored from the back/forward cache fires no `load`.
+      await this.page.goBack({ waitUntil: 'commit' });
       await this.settled(15_000);
     } finally {
       this.away = false;
@@ -163,15 +167,3 @@ export class Tab {
 
 /** Another site, where a person goes before coming back with the back button. */
 const ELSEWHERE = 'data:text/html,<title>Elsewhere</title><p>Another site</p>';
-
-/** The script that makes a page see itself hidden, or visible again (see {@link Tab.setHidden}). */
-export function visibilityScript(hidden: boolean): string {
-  return `(() => {
-    const state = ${hidden ? "'hidden'" : "'visible'"};
-    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
-    Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
-    // It bubbles to the window, as the browser's does (Apollo's windowFocusSource listens there).
-    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
-    window.dispatchEvent(new Event(state === 'hidden' ? 'blur' : 'focus'));
-  })()`;
-}

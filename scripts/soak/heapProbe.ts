@@ -15,7 +15,6 @@ import { launchChromium } from '../../test/e2e/browser.ts';
 import { startViteSpa } from './exampleApps.ts';
 import { type Snapshot, takeHeapSnapshot } from './heapSnapshot.ts';
 import { pageProbe } from './pageProbe.ts';
-import { visibilityScript } from './Tab.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -196,7 +195,7 @@ async function cycleFaults(page: Page, cdp: CDPSession) {
   });
   await pause(5000);
   for (const hidden of [true, false]) {
-    await page.evaluate(visibilityScript(hidden));
+    await page.evaluate(scriptedVisibility(hidden));
     if (hidden) await pause(12_000);
   }
   await pause(3000);
@@ -328,3 +327,19 @@ try {
       .catch(() => {});
 }
 process.exit();
+
+/**
+ * Scripted visibility, named as such: makes a page see itself hidden (or visible again) by redefining
+ * `document.visibilityState` and firing `visibilitychange`. The browser does not hide the page, and its timers run
+ * on time; enough here, where what counts is what the page's code keeps after the events. The soak hides tabs for
+ * real (`Tab.setHidden`).
+ */
+function scriptedVisibility(hidden: boolean): string {
+  return `(() => {
+    const state = ${hidden ? "'hidden'" : "'visible'"};
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    window.dispatchEvent(new Event(state === 'hidden' ? 'blur' : 'focus'));
+  })()`;
+}

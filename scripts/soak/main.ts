@@ -5,10 +5,8 @@
 // each tab; writes soak-report/. Everything on 127.0.0.1, ephemeral ports, stopped by PID.
 import { randomBytes } from 'node:crypto';
 import { parse } from 'graphql';
-import type { Browser } from 'playwright-core';
 import { createTestAuthServer, TEST_USERS } from '../../src/testing/index.ts';
 import { freePort, startRedisServer, stopRedisServer } from '../../test/helpers/redisProcess.ts';
-import { launchChromium } from '../../test/e2e/browser.ts';
 import { ApiFaultProxy } from './ApiFaultProxy.ts';
 import { AppTabs, type Person } from './AppTabs.ts';
 import { checkInvariants } from './checkInvariants.ts';
@@ -22,6 +20,7 @@ import { planFaults } from './planFaults.ts';
 import { createRandom } from './random.ts';
 import { runFault, type FaultTargets } from './runFault.ts';
 import { startServiceWorker } from './serviceWorker.ts';
+import { launchUserBrowser } from './UserBrowser.ts';
 import { writeReport } from './writeReport.ts';
 import { writeResultsSection } from './resultsSection.ts';
 
@@ -135,8 +134,10 @@ try {
   cleanups.push(() => spa.process.stop());
   log(`vite preview at ${spa.origin}`);
 
-  const browser: Browser = await launchChromium();
-  cleanups.push(() => browser.close());
+  // A user's browser for each app (its own cookies and BroadcastChannel): timers throttled in hidden tabs, the
+  // back/forward cache on (scripts/soak/UserBrowser.ts).
+  const browsers = { nextjs: await launchUserBrowser(), 'vite-spa': await launchUserBrowser() };
+  cleanups.push(() => Promise.all(Object.values(browsers).map((each) => each.close())));
 
   // The clock of the run starts now: what came before was building and starting.
   journal = new Journal();
@@ -166,8 +167,8 @@ try {
       journal,
     ),
   };
-  await apps.nextjs.start(browser, TABS_PER_APP);
-  await apps['vite-spa'].start(browser, TABS_PER_APP);
+  await apps.nextjs.start(browsers.nextjs, TABS_PER_APP);
+  await apps['vite-spa'].start(browsers['vite-spa'], TABS_PER_APP);
   log(`${TABS_PER_APP} tabs of each app open and signed in`);
   const worker = await startServiceWorker({
     uri: apiFront.url,

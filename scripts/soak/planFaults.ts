@@ -32,27 +32,18 @@ export const SYSTEM_FAULTS: readonly FaultKind[] = [
   'secret-rotation',
 ];
 
-/**
- * The faults of the whole browser, planned apart from the deck: a few a run, each longer than an access token's
- * life, since a laptop does not sleep every few seconds.
- */
-export const BROWSER_FAULTS: readonly FaultKind[] = ['sleep'];
-
 /** The token handler's grace for a rotation's answer (`graceTime`, 30 s): one sleep a run outlasts it. */
 const HANDLER_GRACE = 30_000;
 
-/** [min, max] duration of each kind, in s, for the soak's 10-second access tokens. */
-const DURATION: Record<Exclude<FaultKind, 'sleep'>, readonly [number, number]> = {
+/** [min, max] duration of each kind whose time is not the token's, in s. */
+const DURATION: Record<Exclude<FaultKind, 'sleep' | 'hidden' | 'back-forward'>, readonly [number, number]> = {
   offline: [5, 20],
-  hidden: [10, 30],
   frozen: [10, 60],
   'frozen-refreshing': [10, 60],
   reload: [0, 0],
   'close-reopen': [2, 5],
   'sign-out-in': [1, 3],
   'switch-user': [1, 3],
-  // Away (on another site) for less than a token's life, or for more.
-  'back-forward': [3, 25],
   'api-503': [5, 15],
   'api-slow': [10, 20],
   'api-restart': [1, 3],
@@ -62,9 +53,18 @@ const DURATION: Record<Exclude<FaultKind, 'sleep'>, readonly [number, number]> =
   'secret-rotation': [6, 16],
 };
 
-/** The kinds whose time is the token's: for tokens of another life, they last that much longer or shorter. */
-const BY_TOKEN_LIFE: readonly FaultKind[] = ['hidden', 'back-forward'];
 const SOAK_TOKEN_LIFE = 10_000;
+
+/**
+ * [min, max] of the kinds whose time is the token's, in ms: a tab hidden for one token's life at least, and past a
+ * minute at most (when Chromium wakes a hidden page's chained timers once a minute); a page away for less than a
+ * token's life, or for more.
+ */
+function inTokenLives(kind: FaultKind, life: number): readonly [number, number] | undefined {
+  if (kind === 'hidden') return [life, Math.max(3 * life, 90_000)];
+  if (kind === 'back-forward') return [0.3 * life, 2.5 * life];
+  return undefined;
+}
 
 /** Quiet at the start (everyone signs in and settles) and at the end (everything must have recovered). */
 const QUIET_START = 20_000;
@@ -74,7 +74,7 @@ const QUIET_END = 25_000;
  * Draws the faults of a run of `durationMs` from `random`: one every 8 to 14 s, the kinds dealt from a shuffled
  * deck so that every kind comes up before any comes twice, each in a random app and tab, and each over before the
  * quiet end; and the run's sleeps ({@link planSleeps}). A hidden tab and a page away last as long in token lives
- * whatever the token's life (`accessTokenTtlMs`).
+ * whatever the token's life (`accessTokenTtlMs`), and a hidden tab sometimes past a minute.
  */
 export function planFaults(
   random: Random,
@@ -88,10 +88,10 @@ export function planFaults(
   for (let at = QUIET_START + random.between(0, 4000); at < last; at += random.between(8000, 14_000)) {
     if (deck.length === 0) deck = random.shuffle([...TAB_FAULTS, ...SYSTEM_FAULTS]);
     const kind = deck.pop()!;
-    const [min, max] = DURATION[kind as Exclude<FaultKind, 'sleep'>];
-    const scale = BY_TOKEN_LIFE.includes(kind) ? accessTokenTtlMs / SOAK_TOKEN_LIFE : 1;
+    const [min, max] =
+      inTokenLives(kind, accessTokenTtlMs) ?? DURATION[kind as keyof typeof DURATION].map((s) => s * 1000);
     const start = Math.round(at);
-    const duration = Math.min(Math.round(random.between(min, max) * 1000 * scale), last - start);
+    const duration = Math.min(Math.round(random.between(min!, max!)), last - start);
     const inTab = TAB_FAULTS.includes(kind);
     plan.push({
       at: start,

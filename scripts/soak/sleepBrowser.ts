@@ -13,7 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A laptop's sleep: every tab of the browser frozen at once (no timer, no event, no answer handled) and off the
  * network, and the API's WebSockets cut, as a server cuts peers that stop answering its pings; the page's clock
  * moves on meanwhile, as the wall clock does. Then the wake: the tabs thaw, the network comes back (`online`),
- * and the screen shows again (`visibilitychange` and `focus`). It first waits for the faults that hold a tab to
+ * and the windows show again (the browser's `visibilitychange` and `focus`). It first waits for the faults that hold a tab to
  * end, and holds every tab itself ({@link ASLEEP}) until the wake.
  */
 export async function sleepBrowser(fault: PlannedFault, targets: FaultTargets, busy: Set<string>): Promise<void> {
@@ -26,7 +26,7 @@ export async function sleepBrowser(fault: PlannedFault, targets: FaultTargets, b
     const tabs = [...apps.nextjs.tabs, ...apps['vite-spa'].tabs].filter((tab) => !tab.closed);
     const record = journal.startFault('sleep', `browser (${tabs.length} tabs)`);
     try {
-      // The lid closes: the screen goes dark first (scripted: see Tab.setHidden).
+      // The lid closes: every window is hidden first.
       await Promise.all(tabs.map((tab) => tab.setHidden(true)));
       await Promise.all(tabs.map((tab) => tab.setFrozen(true)));
       await Promise.all(tabs.map((tab) => tab.setOffline(true)));
