@@ -32,6 +32,8 @@ export interface FaultRecord {
   end: number;
   /** What it did, for the report (the user switched to, the instance killed, the error if it failed to run). */
   note?: string;
+  /** A sleep's wake: when its tabs began to thaw (its end is once every tab shows again). */
+  wake?: number;
 }
 
 /** An operation of the workload, from the tab (or the worker) that sent it. */

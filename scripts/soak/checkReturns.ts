@@ -11,14 +11,16 @@ const meets = (t: number, from: number, to: number) => t >= from && t <= to;
 /**
  * The wakes from the browser's sleeps: after each, at most one refresh per app (its tabs share one session), and
  * the ticker's events back within {@link TICKS_BACK} in each tab that shows them, unless the API itself was down
- * then. The refreshes are counted over half a token's life from the wake, before the next proactive one falls due.
+ * then. The refreshes are counted over half a token's life from the wake (when the tabs began to thaw), before the
+ * next proactive one falls due.
  */
 export function checkWakes(journal: Journal, accessTokenTtlMs: number): [string, Violation[]] {
   const violations: Violation[] = [];
-  const wakes = journal.faults.filter((fault) => fault.kind === 'sleep' && !Number.isNaN(fault.end));
+  const sleeps = journal.faults.filter((fault) => fault.kind === 'sleep' && !Number.isNaN(fault.end));
   const refreshCounts: number[] = [];
-  for (const wake of wakes) {
-    const until = wake.end + accessTokenTtlMs / 2;
+  for (const sleep of sleeps) {
+    const woke = sleep.wake ?? sleep.end;
+    const until = woke + accessTokenTtlMs / 2;
     for (const app of ['nextjs', 'vite-spa'] as const) {
       // A person signing in or out right after the wake renews the session on purpose.
       const personal = journal.faults.some(
@@ -26,35 +28,35 @@ export function checkWakes(journal: Journal, accessTokenTtlMs: number): [string,
           fault.app === app &&
           (fault.kind === 'sign-out-in' || fault.kind === 'switch-user') &&
           fault.start <= until &&
-          fault.end >= wake.end,
+          fault.end >= woke,
       );
       const refreshes = journal.sessions.filter(
-        (each) => each.app === app && each.kind === 'refresh' && meets(each.t, wake.end, until),
+        (each) => each.app === app && each.kind === 'refresh' && meets(each.t, woke, until),
       ).length;
       refreshCounts.push(refreshes);
       if (refreshes > 1 && !personal)
-        violations.push({ t: wake.end, app, text: `${refreshes} refreshes within ${until - wake.end} ms of the wake` });
+        violations.push({ t: woke, app, text: `${refreshes} refreshes within ${until - woke} ms of the wake` });
     }
     const apiDown = journal.faults.some(
-      (fault) => fault.kind.startsWith('api-') && fault.start <= wake.end + TICKS_BACK && fault.end >= wake.end,
+      (fault) => fault.kind.startsWith('api-') && fault.start <= woke + TICKS_BACK && fault.end >= woke,
     );
     for (const tab of new Set(journal.ticks.map((tick) => tick.tab))) {
-      const before = journal.ticks.some((tick) => tick.tab === tab && meets(tick.t, wake.start - 30_000, wake.start));
-      const back = journal.ticks.find((tick) => tick.tab === tab && tick.t > wake.end);
-      if (!before || apiDown || (back && back.t - wake.end <= TICKS_BACK)) continue;
+      const before = journal.ticks.some((tick) => tick.tab === tab && meets(tick.t, sleep.start - 30_000, sleep.start));
+      const back = journal.ticks.find((tick) => tick.tab === tab && tick.t > woke);
+      if (!before || apiDown || (back && back.t - woke <= TICKS_BACK)) continue;
       violations.push({
-        t: wake.end,
+        t: woke,
         tab,
         text: back
-          ? `the subscription's first event came ${((back.t - wake.end) / 1000).toFixed(1)} s after the wake`
+          ? `the subscription's first event came ${((back.t - woke) / 1000).toFixed(1)} s after the wake`
           : 'the subscription never came back after the wake',
       });
     }
   }
   const measured =
-    wakes.length === 0
+    sleeps.length === 0
       ? 'no sleep in this run'
-      : `${wakes.length} wake(s) after ${wakes.map((each) => `${((each.end - each.start) / 1000).toFixed(0)} s`).join(', ')} asleep; refreshes per app after each: ${refreshCounts.join(', ')}`;
+      : `${sleeps.length} wake(s) after ${sleeps.map((each) => `${((each.end - each.start) / 1000).toFixed(0)} s`).join(', ')} asleep; refreshes per app after each: ${refreshCounts.join(', ')}`;
   return [measured, violations];
 }
 

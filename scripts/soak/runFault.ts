@@ -47,9 +47,11 @@ const busy = new Set<string>();
 export async function runFault(fault: PlannedFault, targets: FaultTargets): Promise<void> {
   const { journal } = targets;
   if (fault.kind === 'sleep') return sleepBrowser(fault, targets, busy);
-  // The whole browser asleep holds every tab: nothing else happens in one meanwhile.
-  if (fault.app && busy.has(ASLEEP))
-    return journal.note('fault', `${fault.kind} skipped: the browser is asleep`, undefined, fault.app);
+  // The whole browser asleep holds every tab: a fault of a tab waits for the wake.
+  if (fault.app && busy.has(ASLEEP)) {
+    journal.note('fault', `${fault.kind} waits for the browser to wake`, undefined, fault.app);
+    while (busy.has(ASLEEP)) await sleep(500);
+  }
   if (fault.kind === 'frozen-refreshing') return frozenRefreshing(fault, targets);
   if (fault.app) {
     const app = targets.apps[fault.app];

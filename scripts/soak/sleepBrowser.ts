@@ -32,6 +32,7 @@ export async function sleepBrowser(fault: PlannedFault, targets: FaultTargets, b
       await Promise.all(tabs.map((tab) => tab.setOffline(true)));
       const cut = targets.api.cutWebSockets();
       await sleep(fault.duration);
+      record.wake = journal.now();
       await Promise.all(tabs.map((tab) => tab.setFrozen(false)));
       await Promise.all(tabs.map((tab) => tab.setOffline(false)));
       await Promise.all(tabs.map((tab) => tab.setHidden(false)));

@@ -473,6 +473,13 @@ describe('the soak checker, after a sleep and a return with the back button', ()
     expect(failing(journal)).toEqual(['wake']);
   });
 
+  it('counts the refreshes from when the tabs began to thaw, before every tab shows again', () => {
+    const journal = journalOfTwoTabs();
+    Object.assign(asleep(journal), { wake: 29_000 });
+    journal.sessions.push(refresh(29_200), refresh(29_400));
+    expect(failing(journal)).toEqual(['wake']);
+  });
+
   it('fails a subscription whose events come back later than 5 s after a wake, or never, unless the API is down', () => {
     const journal = journalOfTwoTabs();
     asleep(journal);
