@@ -151,9 +151,12 @@ function html(
 
   const timeline = ({ tab, app }: { tab: string; app: string }) => {
     const parts: string[] = [axis()];
-    // Lane 1: faults of the system this app goes through; lane 2: faults in this app's tabs (this tab's darker).
+    // Lane 1: faults of the system this app goes through (and the browser's sleep, the worker aside); lane 2:
+    // faults in this app's tabs (this tab's darker).
     for (const fault of journal.faults.filter(
-      (each) => each.app === undefined && (each.kind.startsWith('api-') || app === 'nextjs'),
+      (each) =>
+        each.app === undefined &&
+        (each.kind.startsWith('api-') || app === 'nextjs' || (each.kind === 'sleep' && app !== 'worker')),
     ))
       parts.push(bar(fault, 2, 11, '#e15759'));
     for (const fault of journal.faults.filter((each) => each.app === app))
