@@ -8,6 +8,7 @@ import { createMemoryTokenStore, createTokenAuth, shareTokenStore, type TokenAut
 import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
 import { createTestAuthServer, createTestClock, type TestAuthServer, type TestClock } from '../../src/testing';
 import { useCleanups } from '../helpers/overHttp';
+import { recordingFetch } from '../helpers/recordingFetch';
 
 // When a user signs in while the previous user's store reset has not run yet (a sign-out's reset waits for the next
 // timer, which a hidden tab runs late), or starts at the sign-in itself (a login as someone else), the new user's
@@ -80,23 +81,6 @@ function Welcome({ role }: { role: string }) {
 function Me() {
   const me = useAuth((auth) => auth.me);
   return <Shown testid="me" text={me?.email ?? '-'} />;
-}
-
-/** What the Apollo client sent over HTTP: each operation's name and Authorization header, and how many are in flight. */
-function recordingFetch() {
-  const sent: Array<{ operation: string; authorization: string }> = [];
-  let inFlight = 0;
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const { operationName } = JSON.parse(String(init?.body)) as { operationName: string };
-    sent.push({ operation: operationName, authorization: new Headers(init?.headers).get('authorization') ?? '' });
-    inFlight += 1;
-    try {
-      return await globalThis.fetch(input, init);
-    } finally {
-      inFlight -= 1;
-    }
-  };
-  return { fetch, sent, inFlight: () => inFlight };
 }
 
 interface Mounted {

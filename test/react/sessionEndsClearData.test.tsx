@@ -25,6 +25,7 @@ import { createMemoryTokenStore, createTokenAuth, shareTokenStore, type TokenAut
 import { TokenAuthProvider, useAuth } from '../../src/react';
 import { createTestAuthServer, createTestClock, type TestAuthServer, type TestClock } from '../../src/testing';
 import { PING, useCleanups } from '../helpers/overHttp';
+import { recordingFetch } from '../helpers/recordingFetch';
 
 const cleanups = useCleanups();
 // Registered after useCleanups, so it runs before it (afterEach hooks run in reverse): React unmounts first.
@@ -156,23 +157,6 @@ function Buttons() {
       <button onClick={() => (clicked = login('cashier@demo.test', 'cashier-pass'))}>login as cashier</button>
     </div>
   );
-}
-
-/** What the Apollo client sent over HTTP: each operation's name and Authorization header, and how many are in flight. */
-function recordingFetch() {
-  const sent: Array<{ operation: string; authorization: string }> = [];
-  let inFlight = 0;
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const { operationName } = JSON.parse(String(init?.body)) as { operationName: string };
-    sent.push({ operation: operationName, authorization: new Headers(init?.headers).get('authorization') ?? '' });
-    inFlight += 1;
-    try {
-      return await globalThis.fetch(input, init);
-    } finally {
-      inFlight -= 1;
-    }
-  };
-  return { fetch, sent, inFlight: () => inFlight };
 }
 
 interface Mounted {
