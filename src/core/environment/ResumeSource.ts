@@ -34,8 +34,8 @@ export interface ResumeSource {
  * `refreshOnResume` takes as none.
  *
  * @remarks
- * A page restored from the back/forward cache comes back with its timers and its token as old as the time away,
- * and may fire none of the other events: `pageshow` with `persisted` is then the only sign.
+ * A page restored from the back/forward cache comes back with its timers and its token as old as the time away.
+ * Chromium fires `visibilitychange` just before; `pageshow` with `persisted` is the sign every browser gives.
  *
  * @example
  * ```ts
