@@ -513,6 +513,28 @@ describe('the soak checker, after a sleep and a return with the back button', ()
     journal.screens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 25_000, screen: 'signed-out' });
     expect(failing(journal)).toContain('back-forward');
   });
+
+  it("leaves to another fault of the app what happens in its window: a dead token sent after a frozen lock holder's wait", () => {
+    const journal = journalOfTwoTabs();
+    Object.assign(journal.startFault('back-forward', 'vite-spa#2', 'vite-spa'), { start: 10_000, end: 25_000 });
+    journal.returns.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 24_500, persisted: true });
+    journal.deadTokens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 35_500, late: 30_000 });
+    expect(failing(journal)).toEqual(['back-forward']);
+    Object.assign(journal.startFault('frozen-refreshing', 'vite-spa#1', 'vite-spa'), { start: 5000, end: 35_400 });
+    expect(failing(journal)).toEqual([]);
+  });
+
+  it('checks a return loaded anew (no back/forward cache) from when the page is back', () => {
+    const journal = journalOfTwoTabs();
+    Object.assign(journal.startFault('back-forward', 'vite-spa#2', 'vite-spa'), {
+      start: 10_000,
+      end: 25_000,
+      note: 'loaded anew: MainResourceHasCacheControlNoStore',
+    });
+    journal.operations.push({ tab: 'vite-spa#2', app: 'vite-spa', id: 1, start: 30_000, end: 30_100, ok: true });
+    journal.deadTokens.push({ tab: 'vite-spa#2', app: 'vite-spa', t: 30_000, late: 2000 });
+    expect(failing(journal)).toEqual(['back-forward']);
+  });
 });
 
 describe('the soak plan', () => {
