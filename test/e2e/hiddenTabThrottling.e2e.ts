@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, startDemo } from '../../demo/startDemo';
 import { launchUserBrowser, type UserBrowser } from '../../scripts/soak/UserBrowser';
 
-// 8-second access tokens: the page stays hidden for more than two of their lives.
-const ACCESS_TOKEN_TTL = 8;
-const HIDDEN_FOR = 20_000;
+// 6-second access tokens: the page stays hidden for more than two of their lives.
+const ACCESS_TOKEN_TTL = 6;
+const HIDDEN_FOR = 14_000;
 
 let demo: Demo;
 let user: UserBrowser;
