@@ -110,7 +110,9 @@ describe('me', () => {
     await waitFor(() => expect(text('account')).toBe('u_bob/u_bob'));
 
     expect(shown).not.toContain('u_bob/u_ann');
-    expect([...new Set(shown)]).toEqual(['u_bob/-', 'u_bob/u_bob']);
+    // Bob, with no `me` yet or his own: React 19 renders him before his `me` arrives, React 18 may batch both.
+    expect(shown.filter((pair) => pair !== 'u_bob/-' && pair !== 'u_bob/u_bob')).toEqual([]);
+    expect(shown.at(-1)).toBe('u_bob/u_bob');
     // Asked once as each user: Bob's `me` came from a query sent with Bob's token.
     expect(meAskedAs).toEqual(['u_ann', 'u_bob']);
   });
