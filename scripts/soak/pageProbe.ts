@@ -18,16 +18,16 @@ export interface ProbeConfig {
 
 /**
  * Runs in every page of the soak, before the app (an init script): reports what the page shows (the user of its
- * "Signed in as …" line, read every 100 ms), each change of the session's state (a new `expiresAt` is a new
- * pair, `refreshAt` its schedule), each refresh the session ran (`auth.observe`: trigger, outcome, when it was
- * asked for), and drives the workload: a query through the app's own Apollo client (`window.client`, which the
+ * "Signed in as …" line, read at every change of the DOM), each change of the session's state (a new `expiresAt`
+ * is a new pair, `refreshAt` its schedule), each refresh the session ran (`auth.observe`: trigger, outcome, when it
+ * was asked for), and drives the workload: a query through the app's own Apollo client (`window.client`, which the
  * examples expose under `?console`) every 1 to 3 s while signed in, each reported when it starts and when it
  * settles; about one operation in five is a mutation (`client.mutate`, a club renamed to a name unique to it).
  * In the tab that shows the `ticker` subscription, each event is reported with the user the screen shows at that
  * moment (read in the same DOM mutation). A return from elsewhere (`pageshow`, `persisted` when from the
  * back/forward cache) is reported, and so is every request that goes out with an access token past its `exp` by
- * the page's clock. Reports go to `window.__soakReport`, a Playwright binding. A frozen page runs none of this, as it
- * runs none of the app.
+ * the page's clock. Reports go to `window.__soakReport`, a Playwright binding. A frozen page runs none of this, as
+ * it runs none of the app.
  */
 export function pageProbe(config: ProbeConfig): void {
   type Report = Record<string, unknown>;
@@ -60,7 +60,7 @@ export function pageProbe(config: ProbeConfig): void {
     return user ?? (text.startsWith('Signed out') ? 'signed-out' : 'loading');
   };
   let shown: string | undefined;
-  setInterval(() => {
+  const lookAtScreen = () => {
     const screen = readScreen();
     if (screen !== shown)
       report({
@@ -69,7 +69,17 @@ export function pageProbe(config: ProbeConfig): void {
         text: document.querySelector(`[data-testid="${config.status}"]`)?.textContent ?? '',
       });
     shown = screen;
-  }, 100);
+  };
+  // On every change of the DOM, as it happens: a timer would run late in a hidden or background tab, which the
+  // browser throttles, and the screen would seem to change seconds after it did.
+  const watchScreen = () =>
+    new MutationObserver(lookAtScreen).observe(document.documentElement, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  if (document.documentElement) watchScreen();
+  else document.addEventListener('DOMContentLoaded', watchScreen);
 
   const hook = setInterval(() => {
     const auth = w.auth;
