@@ -45,7 +45,12 @@ export function checkWakes(journal: Journal, accessTokenTtlMs: number): [string,
     for (const tab of new Set(journal.ticks.map((tick) => tick.tab))) {
       const before = journal.ticks.some((tick) => tick.tab === tab && meets(tick.t, sleep.start - 30_000, sleep.start));
       const back = journal.ticks.find((tick) => tick.tab === tab && tick.t > woke);
-      if (!before || apiDown || (back && back.t - woke <= TICKS_BACK)) continue;
+      // A fault of the tab itself right after the wake (it went away, froze, reloaded) stops its ticker on purpose.
+      const held = journal.faults.some(
+        (fault) =>
+          fault.target === tab && fault.start <= woke + TICKS_BACK && (Number.isNaN(fault.end) || fault.end >= woke),
+      );
+      if (!before || apiDown || held || (back && back.t - woke <= TICKS_BACK)) continue;
       violations.push({
         t: woke,
         tab,

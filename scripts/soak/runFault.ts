@@ -37,6 +37,9 @@ const ROTATION = process.env['SOAK_ROTATION'] === 'one-phase' ? 'one-phase' : 't
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long a tab's fault held by a sleep waits past the wake, in ms: the wake invariant's window (5 s) and more. */
+const AFTER_WAKE = 8000;
+
 /** Tabs and system parts a fault holds now: another fault waits for them, or goes elsewhere. */
 const busy = new Set<string>();
 
@@ -47,10 +50,12 @@ const busy = new Set<string>();
 export async function runFault(fault: PlannedFault, targets: FaultTargets): Promise<void> {
   const { journal } = targets;
   if (fault.kind === 'sleep') return sleepBrowser(fault, targets, busy);
-  // The whole browser asleep holds every tab: a fault of a tab waits for the wake.
+  // The whole browser asleep holds every tab: a fault of a tab waits for the wake, and the wake's first seconds
+  // (what the wake invariant looks at), as a person takes a moment before doing anything.
   if (fault.app && busy.has(ASLEEP)) {
     journal.note('fault', `${fault.kind} waits for the browser to wake`, undefined, fault.app);
     while (busy.has(ASLEEP)) await sleep(500);
+    await sleep(AFTER_WAKE);
   }
   if (fault.kind === 'frozen-refreshing') return frozenRefreshing(fault, targets);
   if (fault.app) {

@@ -492,7 +492,12 @@ describe('the soak checker, after a sleep and a return with the back button', ()
     journal.ticks.splice(1, 1, tick(34_500, 2));
     expect(failing(journal)).toEqual([]);
     journal.ticks.splice(1, 1);
-    Object.assign(journal.startFault('api-restart', 'api'), { start: 29_000, end: 33_000 });
+    const restart = Object.assign(journal.startFault('api-restart', 'api'), { start: 29_000, end: 33_000 });
+    expect(failing(journal)).toEqual([]);
+    journal.faults.splice(journal.faults.indexOf(restart), 1);
+    expect(failing(journal)).toEqual(['wake']);
+    // The ticker's tab went back and forth right after the wake: its ticker stopped on purpose.
+    Object.assign(journal.startFault('back-forward', 'vite-spa#1', 'vite-spa'), { start: 30_800, end: 40_000 });
     expect(failing(journal)).toEqual([]);
   });
 
