@@ -61,11 +61,12 @@ module.exports = [
   },
   {
     // The React binding most apps use: the provider, the hook and the gate. From 1.65 kB to 1.75 kB with the state the
-    // screens show, which shows a new user once the previous user's store reset is over (issue 47, 144 B).
+    // screens show, which shows a new user once the previous user's store reset is over (issue 47, 144 B); to 1.8 kB
+    // with the chain probe's warning kept for refusals, not outages (issue 47, 24 B).
     name: './react, without the core',
     path: 'dist/react.js',
     import: '{ TokenAuthProvider, useAuth, AuthGate }',
-    limit: '1.75 kB',
+    limit: '1.8 kB',
     gzip: true,
     ignore: peers,
     modifyEsbuildConfig: withoutCore,

@@ -98,6 +98,21 @@ describe('TokenAuthProvider, as a newcomer places it', () => {
     }
   });
 
+  it('auth.link after the link that sends operations, but the API down: an outage says nothing of the chain', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const auth = session();
+    const down = new ApolloLink(() => new Observable((observer) => observer.error(new TypeError('Failed to fetch'))));
+    const client = new ApolloClient({ link: down.concat(auth.link), cache: new InMemoryCache() });
+    render(
+      <ApolloProvider client={client}>
+        <TokenAuthProvider auth={auth}>signed in</TokenAuthProvider>
+      </ApolloProvider>,
+    );
+    await act(() => auth.login('a@b.test', 'pw').then(() => {}));
+    await settle();
+    expect(error.mock.calls.filter(([message]) => String(message).includes('auth.link comes before'))).toEqual([]);
+  });
+
   it('hands the app its own `me` document: one `me` request per sign-in, read through useAuth().me', async () => {
     const auth = session();
     const { sent, link } = api();
