@@ -30,7 +30,8 @@ export interface RunFacts {
   readonly renames?: number;
 }
 
-const GRACE = 2000;
+/** How long past its end a fault's window reaches, in ms. */
+export const GRACE = 2000;
 const SETTLE_LIMIT = 30_000;
 const SAME_USER_LIMIT = 2000;
 const REFRESH_LIMIT = 1.25;

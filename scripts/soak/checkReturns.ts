@@ -1,10 +1,8 @@
 import type { FaultRecord, Journal } from './Journal.ts';
-import { faultsOf, type Violation } from './checkInvariants.ts';
+import { faultsOf, GRACE, type Violation } from './checkInvariants.ts';
 
 /** How soon after a wake the subscription's events must be back, in ms. */
 export const TICKS_BACK = 5000;
-/** How long past its end a fault's window reaches (as the other invariants' `GRACE`), in ms. */
-const GRACE = 2000;
 /** How long after a return a page's screen must not fall to the sign-in form or a spinner, in ms. */
 const SHOWN_AT_ONCE = 2000;
 
