@@ -3,7 +3,8 @@
 // why the core's limit moved from 7.6 kB to 8.6 kB with the engine's parts (issue 37), to 9.4 kB with what
 // issue 38 added, to 9.7 kB with the events the devtools read (issue 39, +268 B), and to 11.05 kB with every door
 // into a session and the servers users already have (issues 45 and 46, +1,349 B). The broadcast store's row moved
-// from 13.1 kB to 13.35 kB with the stored pair's format version, which the stores of an app's storage carry (+262 B).
+// from 13.1 kB to 13.35 kB with the stored pair's format version, which the stores of an app's storage carry (+262 B),
+// and to 13.55 kB with the submissions a page's going cuts off, kept for the other tabs and told to new ones (+216 B).
 const peers = ['@apollo/client', 'graphql', 'graphql-ws', 'rxjs', 'react', 'react-dom'];
 // The entries beside the core import it from ./index.js and ./internal.js: they are counted without it.
 const withoutCore = (config) => ({ ...config, external: [...(config.external ?? []), './index.js', './internal.js'] });
@@ -45,7 +46,7 @@ module.exports = [
     name: 'core: createTokenAuth with the broadcast store (tabs)',
     path: 'dist/index.js',
     import: '{ createTokenAuth, createBroadcastTokenStore }',
-    limit: '13.35 kB',
+    limit: '13.55 kB',
     gzip: true,
     ignore: peers,
   },

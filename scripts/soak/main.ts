@@ -226,6 +226,7 @@ try {
     redis,
     secrets,
     accessTokenTtlMs: options.accessTokenTtl * 1000,
+    endsAt: journal.now() + durationMs,
   };
   const plan = planFaults(random, durationMs, TABS_PER_APP, options.accessTokenTtl * 1000);
   log(`workload running; ${plan.length} faults planned: ${plan.map((fault) => fault.kind).join(', ')}`);
@@ -240,7 +241,15 @@ try {
   await new Promise((resolve) => setTimeout(resolve, durationMs));
   timers.forEach(clearTimeout);
   clearInterval(progress);
+  // The faults still on end on their own; the log names them, so a run that does not end says what holds it.
+  const holding = setInterval(() => {
+    const on = journal.faults
+      .filter((fault) => Number.isNaN(fault.end))
+      .map((fault) => `${fault.kind} (${fault.target})`);
+    log(`workload ended; waiting for ${on.length ? on.join(', ') : 'faults starting'}`);
+  }, 30_000);
   await Promise.all(running);
+  clearInterval(holding);
   const measured = journal.now();
   for (const app of Object.values(apps))
     for (const op of app.unsettled())

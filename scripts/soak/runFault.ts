@@ -24,6 +24,8 @@ export interface FaultTargets {
   readonly secrets: { current: SecretRing; redeployNext(ring: SecretRing): Promise<number> };
   /** The access tokens' life, in ms. */
   readonly accessTokenTtlMs: number;
+  /** When the workload ends, on the journal's clock (ms): no fault waits past it for its moment. */
+  readonly endsAt: number;
 }
 
 /**
@@ -142,8 +144,10 @@ async function frozenRefreshing(fault: PlannedFault, targets: FaultTargets): Pro
   server.faults.delayMs['refreshToken'] = 3000;
   let frozen: Tab | undefined;
   try {
-    // A refresh comes once a token's life at least: wait that long, and 20 s for the soak's short tokens.
-    const wait = Math.max(20_000, targets.accessTokenTtlMs);
+    // A refresh comes once a token's life at least: wait that long, and 20 s for the soak's short tokens, but not
+    // past the workload's end (on 15-minute tokens, a token's life would hold the run's end for up to 15 minutes).
+    const wait = Math.min(Math.max(20_000, targets.accessTokenTtlMs), targets.endsAt - journal.now());
+    if (wait <= 0) return journal.endFault(record, 'skipped: the workload has ended');
     const tab = await app.nextRefresher((each) => busy.has(each.name) || each.frozen || each.closed, wait);
     if (!tab) return journal.endFault(record, `no tab refreshed within ${wait / 1000} s`);
     frozen = tab;

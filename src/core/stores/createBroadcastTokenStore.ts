@@ -28,15 +28,27 @@ export interface BroadcastTokenStoreOptions {
   lock?: Lock;
   /** The timers of the reads. @defaultValue the global timers */
   clock?: Clock;
+  /**
+   * Where the store hears `pagehide`: a refresh still on the wire when the page goes is cut off by the browser
+   * after the service may have spent its token, and the other tabs then take that token as spent.
+   * @defaultValue the page (`globalThis`), where there is one
+   */
+  page?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 }
 
 type Message =
   | { type: 'set'; from: string; version: Version; pair: TokenPair | null }
   | { type: 'ask'; from: string; id: number }
-  | { type: 'state'; from: string; id: number; version: Version; pair: TokenPair | null }
+  | { type: 'state'; from: string; id: number; version: Version; pair: TokenPair | null; spends: Spend[] }
   | { type: 'bye'; from: string }
   | { type: 'refused'; from: string; token: string }
-  | { type: 'spend'; from: string; token: string | null };
+  | { type: 'spend'; from: string; token: string | null; n: number };
+
+// What a tab said last of its submissions: the refresh token it submits (`null`: none), its `n`th word of them.
+type Spend = readonly [tab: string, token: string | null, n: number];
+
+// How many tabs' `null` a store keeps, to tell a relayed word from an older one.
+const SPENDS_KEPT = 32;
 
 interface Wait {
   readonly any: boolean;
@@ -111,15 +123,12 @@ export function createBroadcastTokenStore(
       remember(refused, message.token);
       return;
     }
-    if (message.type === 'spend') {
-      if (message.token) spending.set(message.from, message.token);
-      else spending.delete(message.from);
-      return;
-    }
+    if (message.type === 'spend') return hear([message.from, message.token, message.n]);
     if (message.type === 'ask') {
-      post({ type: 'state', from: id, id: message.id, version, pair });
+      post({ type: 'state', from: id, id: message.id, version, pair, spends: [...spending.values()] });
       return;
     }
+    if (message.type === 'state') for (const spend of message.spends ?? []) if (spend[0] !== id) hear(spend);
     apply(message.pair, message.version);
     const wait = message.type === 'state' ? waits.get(message.id) : undefined;
     if (wait) settle(wait, message.from);
@@ -172,9 +181,33 @@ export function createBroadcastTokenStore(
   // The refresh tokens the service refused, in every tab: posted before the tab that met the refusal empties
   // the store, so the other tabs end their sessions as rejected, not as logged out elsewhere.
   const refused = new Set<string>();
-  // The refresh token each tab submits now. One still here when this tab holds the lock was submitted by a tab
-  // that let the lock go without an answer (reloaded, closed): the answer is lost, and the token spent.
-  const spending = new Map<string, string>();
+  // What each tab (this one too) submits now. A token still here when this tab holds the lock was submitted by a
+  // tab that let the lock go without an answer (reloaded, closed): the answer is lost, and the token spent. The
+  // answers to `ask` carry them, so a tab that starts while another's answer is being lost knows it too.
+  const spending = new Map<string, Spend>();
+  const hear = (spend: Spend) => {
+    const [tab, , n] = spend;
+    if (n <= (spending.get(tab)?.[2] ?? 0)) return;
+    spending.delete(tab);
+    spending.set(tab, spend);
+    for (const [each, [, token]] of spending) if (spending.size > SPENDS_KEPT && token === null) spending.delete(each);
+  };
+  // The browser fails the request of a page it unloads (a network error) after `pagehide`, while the page's code
+  // still runs. The end of a submission is then not told, for the service may have spent the token; and a page
+  // the back/forward cache brings back does not submit it again either.
+  let leaving = false;
+  let spends = 0;
+  const page = options.page ?? (typeof addEventListener === 'function' ? globalThis : undefined);
+  const onPageHide = () => void (leaving = true);
+  const onPageShow = () => void (leaving = false);
+  page?.addEventListener('pagehide', onPageHide);
+  page?.addEventListener('pageshow', onPageShow);
+  const spend = (token: string | null) => {
+    if (token === null && leaving) return;
+    const said: Spend = [id, token, ++spends];
+    hear(said);
+    post({ type: 'spend', from: id, token, n: said[2] });
+  };
 
   const store: TokenStorage = {
     async get() {
@@ -192,14 +225,16 @@ export function createBroadcastTokenStore(
       {
         refused,
         refuse: (token) => post({ type: 'refused', from: id, token }),
-        spend: (token) => post({ type: 'spend', from: id, token }),
-        lost: (token) => [...spending.values()].includes(token),
+        spend,
+        lost: (token) => [...spending.values()].some(([, spent]) => spent === token),
       },
     ),
     {
       close() {
         post({ type: 'bye', from: id });
         closed = true;
+        page?.removeEventListener('pagehide', onPageHide);
+        page?.removeEventListener('pageshow', onPageShow);
         channel?.close();
         listeners.clear();
       },

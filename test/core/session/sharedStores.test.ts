@@ -419,9 +419,11 @@ function tabsOnOneLock() {
     const dead = new Promise<never>((_, reject) => (die = () => reject(new Error('the page unloaded'))));
     dead.catch(() => {});
     const lock: Lock = (lockName, task, signal) => shared(lockName, () => Promise.race([task(), dead]), signal);
-    const store = createBroadcastTokenStore({ name, timeout: 100, lock });
+    // The tab's page, for its `pagehide`.
+    const page = new EventTarget();
+    const store = createBroadcastTokenStore({ name, timeout: 100, lock, page });
     stores.push(store);
-    return { store, die };
+    return { store, die, page };
   };
 }
 
@@ -464,6 +466,70 @@ describe('a tab that reloads while its refresh is on the wire', () => {
       status: 'unauthenticated',
       ended: { reason: 'rejected', elsewhere: false },
     });
+  });
+
+  /**
+   * Tab A signed in, B following it, and A's refresh cut off as its page goes: the API rotates the pair, then the
+   * page hears `pagehide` and its request fails on the network, as Chromium fails it while it unloads the page.
+   */
+  async function refreshCutOffByPageHide() {
+    const server = createTestAuthServer();
+    const tab = tabsOnOneLock();
+    const a = tab();
+    const b = tab();
+    let unloading = false;
+    const fetchOfA: typeof fetch = async (input, init) => {
+      const answer = await server.fetch(input, init);
+      if (!unloading) return answer;
+      a.page.dispatchEvent(new Event('pagehide'));
+      throw new TypeError('Failed to fetch');
+    };
+    const open = (store: typeof a.store, fetchOf: typeof fetch = server.fetch) => {
+      const auth = createTokenAuth({ uri: '/graphql', fetch: fetchOf, store, refreshOnResume: false });
+      sessions.push(auth);
+      return auth;
+    };
+    const authA = open(a.store, fetchOfA);
+    const authB = open(b.store);
+    await authA.login('admin@demo.test', 'admin-pass');
+    await vi.waitFor(() => expect(authB.getState().status).toBe('authenticated'));
+    unloading = true;
+    await expect(authA.refresh()).rejects.toMatchObject({ name: 'AuthRequestError' });
+    unloading = false;
+    expect(server.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1 }); // the API rotated the pair
+    return { server, a, authA, authB, openTab: () => open(tab().store) };
+  }
+
+  // Found by the soak in a user's browser (seed 1, 1096 s, vite-spa): Chromium fails the request of a page it
+  // unloads, after `pagehide` and while the page's code still runs. The refresh then ended on the network, the tab
+  // told the others so, and the next tab submitted the token the API had spent.
+  it('when the browser fails the request as it unloads the page, after the API spent the token: no reuse', async () => {
+    const { server, a, authB } = await refreshCutOffByPageHide();
+    a.die();
+
+    await expect(authB.refresh()).rejects.toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
+    expect(server.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
+    expect(authB.getState()).toMatchObject({ status: 'unauthenticated', ended: { reason: 'rejected' } });
+  });
+
+  it('a tab opened after that learns the spent token from the tabs that saw it, and does not submit it', async () => {
+    const { server, a, authB, openTab } = await refreshCutOffByPageHide();
+    a.die();
+
+    // The reloaded page: a new tab, which learns the pair from B.
+    const authC = openTab();
+    await vi.waitFor(() => expect(authC.getState().status).toBe('authenticated'));
+    await expect(authC.refresh()).rejects.toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
+    expect(server.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
+    await vi.waitFor(() => expect(authB.getState()).toMatchObject({ status: 'unauthenticated' }));
+  });
+
+  it('a page brought back by the back/forward cache after its request was cut off does not submit the token either', async () => {
+    const { server, a, authA } = await refreshCutOffByPageHide();
+    a.page.dispatchEvent(new Event('pageshow'));
+
+    await expect(authA.refresh()).rejects.toMatchObject({ name: 'SessionEndedError', reason: 'rejected' });
+    expect(server.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
   });
 
   it('a refresh that ended before the tab went (answered, or failed on the network) is no reason to end anything', async () => {

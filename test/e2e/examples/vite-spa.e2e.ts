@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAuthServer, type TestAuthServer } from '../../../src/testing';
+import type { TokenAuth } from '../../../src';
 import {
   type Child,
   exampleDir,
@@ -274,5 +275,44 @@ describe('examples/vite-spa with ?devtools', () => {
     await timeline.getByText('Pair followed from another tab or process: admin@demo.test (ADMIN)').waitFor();
     await first.page.getByTestId('status').getByText('Signed in as admin@demo.test').waitFor();
     await first.noTokenInPage();
+  });
+});
+
+// Found by the soak in a user's browser (seed 1, 1096 s): Chromium fails the request of a page it reloads after
+// `pagehide`, while the page's code still runs, and the tab told the others its refresh had ended. The API had
+// rotated the pair; the next tab to refresh submitted the spent token, and the API revoked the session as reused.
+describe('examples/vite-spa with the broadcast store, a tab reloaded while its refresh is on the wire', () => {
+  it('the other tab does not submit the spent token: it ends the session as rejected, and the API sees no reuse', async () => {
+    const { context, errors } = await newContext();
+    const [reloaded, other] = [await context.newPage(), await context.newPage()];
+    const url = `http://127.0.0.1:${port}/?store=broadcast&console`;
+    await Promise.all([reloaded.goto(url), other.goto(url)]);
+    await signIn(reloaded);
+    await other.getByTestId('status').getByText('Signed in as admin@demo.test').waitFor();
+    api.resetStats();
+    // The API rotates the pair, and its answer is held until the reload has begun, as in the soak.
+    let rotated!: () => void;
+    const spent = new Promise<void>((resolve) => (rotated = resolve));
+    await reloaded.route('**/graphql', async (route) => {
+      if (!/refreshToken\s*\(/.test(route.request().postData() ?? '')) return route.fallback();
+      await route.fetch();
+      rotated();
+    });
+    await reloaded.evaluate(() => void (window as unknown as { auth: TokenAuth }).auth.refresh().catch(() => {}));
+    await spent;
+    await reloaded.reload();
+    await reloaded.unrouteAll({ behavior: 'ignoreErrors' });
+    expect(api.stats).toMatchObject({ refreshCalls: 1, refreshSuccesses: 1 });
+
+    const refreshed = await other.evaluate(() =>
+      (window as unknown as { auth: TokenAuth }).auth.refresh().then(
+        () => 'rotated',
+        (error: Error) => error.name,
+      ),
+    );
+    expect(refreshed).toBe('SessionEndedError');
+    for (const page of [other, reloaded]) await page.getByTestId('status').getByText('Signed out').waitFor();
+    expect(api.stats).toMatchObject({ refreshCalls: 1, reuseDetections: 0 });
+    expect(errors).toEqual([]);
   });
 });
