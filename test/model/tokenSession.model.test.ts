@@ -1,78 +1,17 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FIXED_BUGS, KNOWN_BUGS } from './knownBugs';
+import { describeProperty } from './describeProperty';
 import { createTotals, runSchedule, ScheduleViolation } from './runSchedule';
-import { describeSchedule, printable, scheduleArbitrary } from './schedule';
+import { describeSchedule, printable } from './schedule';
 
-// FC_SEED (with FC_PATH, the shrunk path of a report) replays a failure; FC_RUNS and FC_STEPS trade depth for
-// time; MODEL_STRICT=1 tolerates no known bug, MODEL_TOLERATE=id,id only those.
-const SEED = Number(process.env.FC_SEED ?? 20_260_101);
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 10_000);
-const MAX_STEPS = Number(process.env.FC_STEPS ?? 40);
-const PATH = process.env.FC_PATH;
-const TOLERATE = process.env.MODEL_STRICT
-  ? []
-  : process.env.MODEL_TOLERATE !== undefined
-    ? KNOWN_BUGS.filter((bug) => process.env.MODEL_TOLERATE!.split(',').includes(bug.id))
-    : KNOWN_BUGS;
-
-// One session on a plain store; one, two and three sessions on one store shared through shareTokenStore; and the
-// same three on a store that keeps only the two tokens (no receivedAt), where a skewed server clock makes every
-// followed pair look expired.
-const SETUPS = [
+// One session, on a plain store and on one shared through shareTokenStore, and shared on a store that keeps only
+// the two tokens (no receivedAt), where a skewed server clock makes every followed pair look expired. Two and three
+// sessions sharing a store: twoSessions.model.test.ts and threeSessions.model.test.ts.
+describeProperty([
   { instances: 1, shared: false, dropsReceivedAt: false },
   { instances: 1, shared: true, dropsReceivedAt: false },
-  { instances: 2, shared: true, dropsReceivedAt: false },
-  { instances: 3, shared: true, dropsReceivedAt: false },
   { instances: 1, shared: true, dropsReceivedAt: true },
-  { instances: 2, shared: true, dropsReceivedAt: true },
-  { instances: 3, shared: true, dropsReceivedAt: true },
-] as const;
-
-describe('the real session and links against a model of the spec server, under random interleavings', () => {
-  it.each(SETUPS)(
-    `keeps every invariant over ${NUM_RUNS} seeded schedules of up to ${MAX_STEPS} steps, $instances session(s), shared: $shared, drops receivedAt: $dropsReceivedAt`,
-    { timeout: 300_000 },
-    async ({ instances, shared, dropsReceivedAt }) => {
-      const totals = createTotals();
-      const started = performance.now();
-      console.log(
-        `model: instances=${instances} shared=${shared} dropsReceivedAt=${dropsReceivedAt} seed=${SEED} numRuns=${NUM_RUNS} maxSteps=${MAX_STEPS}${PATH ? ` path=${PATH}` : ''} tolerate=[${TOLERATE.map((bug) => bug.id).join(', ')}]`,
-      );
-      try {
-        await fc.assert(
-          fc.asyncProperty(
-            scheduleArbitrary(MAX_STEPS).map((schedule) => printable({ ...schedule, instances, dropsReceivedAt })),
-            (schedule) => runSchedule(schedule, { totals, tolerate: TOLERATE, shared }),
-          ),
-          { numRuns: NUM_RUNS, seed: SEED, ...(PATH && { path: PATH }) },
-        );
-      } finally {
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        console.log(`model: ${totals.schedules} schedules in ${seconds} s; totals ${JSON.stringify(totals)}`);
-      }
-      expect(totals.violations).toBe(0);
-      // The generator must keep reaching the hard cases, or passing means little.
-      if (NUM_RUNS >= 1_000) {
-        for (const key of [
-          'replays',
-          'rotations',
-          'lostResponses',
-          'timedOutRequests',
-          'networkFailures',
-          'http502',
-          'reuseDetections',
-          'logoutsWithRefreshInFlight',
-          'timersFiredLate',
-          'operationsCancelled',
-          'sessionsEndedRejected',
-        ] as const) {
-          expect(totals[key], key).toBeGreaterThan(NUM_RUNS / 100);
-        }
-      }
-    },
-  );
-});
+]);
 
 describe('the checker', () => {
   it('passes a schedule where a lost refresh answer forces the one unavoidable resubmission', async () => {
