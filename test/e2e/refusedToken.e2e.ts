@@ -2,9 +2,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useDemoInChromium } from './browser';
 
-// Issue 28, point 6: the API stops accepting every access token before its `exp` (the demo's "Expire access
-// tokens now"; a signing-key rotation, a clock ahead). Two tabs of one browser behind the token handler: each
-// burst succeeds whole, and each kill costs at most one upstream rotation.
+// Found reviewing the token handler against an API that stops accepting every access token before its `exp` (the
+// demo's "Expire access tokens now"; a signing-key rotation, a clock ahead). Two tabs of one browser behind the token
+// handler: each burst succeeds whole, and each kill costs at most one upstream rotation.
 
 const session = useDemoInChromium();
 const contexts: BrowserContext[] = [];

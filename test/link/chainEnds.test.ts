@@ -6,8 +6,9 @@ import { makePair } from '../helpers/jwt';
 import { createServerLink, execute } from '../helpers/links';
 import { setupLinks, TIME, useTestClock } from '../helpers/session';
 
-// Issue 38: `auth.link` used as the last link (the HttpLink forgotten) gave Apollo's generic error. And no path of
-// the links may complete an operation without a result, which Apollo Client 4 treats as an error of its own.
+// Found following a newcomer's app: `auth.link` used as the last link (the HttpLink forgotten) gave Apollo's generic
+// error. And no path of the links may complete an operation without a result, which Apollo Client 4 treats as an
+// error of its own.
 
 const { T0, MINUTE } = TIME;
 

@@ -172,7 +172,8 @@ describe('auth.link with the session', () => {
   });
 });
 
-// Issue 38: a newcomer's `createTokenAuth({})` constructed, and its first login failed "on the network".
+// Found following a newcomer's app: a newcomer's `createTokenAuth({})` constructed, and its first login failed "on
+// the network".
 describe('createTokenAuth without a way to reach the service', () => {
   it('throws at once, naming `uri` and `transport`', () => {
     expect(() => createTokenAuth({})).toThrow(

@@ -11,8 +11,9 @@ import { makePair } from '../helpers/jwt';
 import { service } from '../helpers/jwtService';
 import { TIME } from '../helpers/session';
 
-// Issue 38: a store that failed its first read (a Keychain locked until the first unlock after a reboot) signed
-// the user out for the whole run. Now the screen waits, says why, and shows the user once a read succeeds.
+// Found following a newcomer's app: a store that failed its first read (a Keychain locked until the first unlock
+// after a reboot) signed the user out for the whole run. Now the screen waits, says why, and shows the user once a
+// read succeeds.
 
 const disposers: Array<() => void> = [];
 beforeEach(() => void vi.useFakeTimers({ now: TIME.T0 }));

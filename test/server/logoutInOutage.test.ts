@@ -5,7 +5,7 @@ import { createMemoryRotationCache } from '../../src/server/RotationCache';
 import { useCleanups } from '../helpers/overHttp';
 import { pageFetch, SECRET, serveHandler, startTokenHandler, type TokenHandlerRig } from '../helpers/tokenHandler';
 
-// Issue 30 (soak, 30 minutes, seed 2): two handler instances share the rotation cache; the API answered 503 for
+// Found by the soak (30 minutes, seed 2): two handler instances share the rotation cache; the API answered 503 for
 // 14 s. A tab's refresh reached one instance while the other held the claim on the session's refresh token; that
 // rotation failed with the 503 and let its claim go with no outcome. A person signed out in that tab (its logout
 // waits for its refresh to settle) and signed in again once the API was back; at the new session's first

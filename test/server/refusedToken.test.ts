@@ -20,10 +20,10 @@ import {
   until,
 } from '../helpers/tokenHandler';
 
-// Issue 28, point 6: the API stops accepting access tokens before their `exp` (a signing-key rotation, a clock
-// ahead, the demo's "Expire access tokens now"). A page's /refresh names the token its operation carried; the
-// handler must never answer with a token the API refused: it rotates when that token is the session's newest,
-// and answers the newer pair, without an upstream call, when the page's token is older.
+// Found reviewing the token handler against an API that stops accepting access tokens before their `exp` (a
+// signing-key rotation, a clock ahead, the demo's "Expire access tokens now"). A page's /refresh names the token its
+// operation carried; the handler must never answer with a token the API refused: it rotates when that token is the
+// session's newest, and answers the newer pair, without an upstream call, when the page's token is older.
 
 const cleanups = useCleanups();
 const redis = useRedisServer(cleanups);

@@ -98,7 +98,7 @@ describe('a transport that owns the session (a token handler)', () => {
     expect(onSessionEnd).not.toHaveBeenCalled();
   });
 
-  // Issue 38: every signed-out visitor counted as a rejected refresh in an app's metrics.
+  // Found following a newcomer's app: every signed-out visitor counted as a rejected refresh in an app's metrics.
   it('a first visit with no session reports its restore as no-session, not rejected', async () => {
     const owned = ownedTransport();
     owned.answers.push(async () => Promise.reject(new SessionEndedError('no-session')));

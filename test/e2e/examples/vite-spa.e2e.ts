@@ -65,8 +65,8 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
     expect(errors).toEqual([]);
   });
 
-  // Issue 38: a newcomer's app sent its own `me` beside the provider's, and at sign-out sent the `me` of the screen
-  // behind <AuthGate> once more, without a token, only to abort it.
+  // Found following a newcomer's app: it sent its own `me` beside the provider's, and at sign-out sent the `me` of
+  // the screen behind <AuthGate> once more, without a token, only to abort it.
   it('one `me` request per sign-in, and none at sign-out: only the queries outside AuthGate go again', async () => {
     const { context, errors } = await newContext();
     const page = await context.newPage();
