@@ -233,7 +233,7 @@ export function checkInvariants(journal: Journal, facts: RunFacts): InvariantRes
   result(
     'same-user',
     'every tab of an app shows the same user within 2 s of a change',
-    'screens sampled every 250 ms',
+    'screens read on every change of the page (a MutationObserver)',
     disagreements,
   );
 

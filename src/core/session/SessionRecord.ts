@@ -3,6 +3,7 @@ import type { SessionEndedError } from '../errors/SessionEndedError';
 import { getTokenSchedule, type TokenSchedule } from '../tokens/getTokenSchedule';
 import { decodeAccessToken, type TokenClaims } from '../tokens/readTokenPair';
 import type { TokenPair } from '../tokens/TokenPair';
+import type { RecordRefresh } from './RecordRefresh';
 import { readTokenUser, type UserReading } from './readTokenUser';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
 
@@ -26,29 +27,18 @@ export interface Live {
 }
 
 /**
- * The live session: one pair and what hangs on it. A new pair means a new record, so a refresh cannot outlive
+ * The live session: one pair and what hangs on it, its refresh's facts (`RecordRefresh`) among them. A new pair means a new record, so a refresh cannot outlive
  * the pair it renews, and the backoff starts afresh with every rotation.
  */
-export interface SessionRecord extends Live {
+export interface SessionRecord extends Live, RecordRefresh {
   readonly user: TokenUser;
   readonly schedule: TokenSchedule | null;
-  /** The refresh of this pair in flight. */
-  refreshing?: Promise<void>;
-  /** The pair the service answered that refresh with: the newest, for a logout to revoke. */
-  next?: TokenPair;
-  /** A logout, or a login that replaced this record, revokes its newest pair itself. */
+  /** A logout, or a login that replaced this record, revokes its newest pair itself. Written by the shell alone. */
   revoking?: boolean;
-  /** A refresh request of this pair has gone out: its refresh token is spent, whatever the answer. */
-  sent?: boolean;
-  /** Set while a retry of a refresh that got no verdict waits. */
-  retry?: NonNullable<TokenAuthState['retry']>;
-  /** Set while a refresh that was asked for waits for the floor. */
-  waiting?: NonNullable<TokenAuthState['waiting']>;
-  /** How many refreshes of this pair in a row were answered with an uncertain refusal. */
-  refusals?: number;
   /**
    * The service answered an operation sent with this pair's access token `TOKEN_EXPIRED` (or refused it as
    * unauthenticated): whatever the local clock says, the token is dead, and no operation goes out with it again.
+   * Written by the shell alone.
    */
   refused?: boolean;
 }

@@ -3,25 +3,15 @@ import type { TokenPair } from '../tokens/TokenPair';
 import { SessionEndedError } from '../errors/SessionEndedError';
 import { isSamePair, readTokenPair } from '../tokens/readTokenPair';
 import { createRefreshTimer } from './RefreshTimer';
-import type { Ending } from './describeEnd';
 import { getRefreshFloor, NO_REFRESH, spendFloor, type FloorState } from './getRefreshFloor';
 import { isUncertainRefusal, judgeRefreshFailure } from './judgeRefreshFailure';
 import { afterJoin, beforeJoin } from './operationWait';
-import type { SessionParts } from './openSessionParts';
+import type { RefresherHost } from './RefresherHost';
 import { REFRESH_TRIGGERS, type RefreshTrigger } from './refreshTriggers';
 import { createRecord, stateOf, timeSeenPair, type Live, type SessionRecord } from './SessionRecord';
 import { getOperationWait } from './sessionLimits';
 import { keptRefreshToken } from './sessionMode';
 import type { RefreshEvent } from './TokenAuthOptions';
-
-/** What the refresher needs from its session: its parts, and its live record. */
-export interface RefresherHost extends Omit<SessionParts, 'abort' | 'checks'> {
-  /** The live record. */
-  live(): SessionRecord | null;
-  /** Makes `record` the live one. */
-  switchTo(record: SessionRecord): void;
-  end(ending: Ending): void;
-}
 
 /** The refreshes of one session: single flight per record, the floor, retries and the proactive timer. */
 export interface Refresher {

@@ -1,17 +1,9 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import type { MaybePromise } from '../environment/MaybePromise';
 import type { TokenPair } from '../tokens/TokenPair';
-import type { SessionParts } from './openSessionParts';
+import type { RestorerHost } from './RestorerHost';
 import { LOADING, SIGNED_OUT } from './SessionRecord';
 import { STORE_READS } from './sessionLimits';
-
-/** What the restorer needs from its session. */
-export interface RestorerHost extends Pick<SessionParts, 'config' | 'seam' | 'state' | 'reporter' | 'signal'> {
-  /** Whether the stored pair is still wanted: no login, followed pair or logout has taken over since the start. */
-  wanted(): boolean;
-  /** Makes the session of the pair read (or of none). */
-  restore(pair: TokenPair | null): void;
-}
 
 /**
  * The read of the stored pair at start, and again while it fails. See {@link createRestorer}.

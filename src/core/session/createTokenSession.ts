@@ -15,6 +15,8 @@ import type { Epoch, Live, SessionRecord } from './SessionRecord';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenUser } from './TokenAuthState';
 import type { Door } from './TokenAuthEvent';
+import type { RefresherHost } from './RefresherHost';
+import type { RestorerHost } from './RestorerHost';
 import type { TokenSession } from './TokenSession';
 
 /** Creates the {@link TokenSession} behind `createTokenAuth`. */
@@ -31,9 +33,9 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   const parts = openSessionParts(options, follow);
   const { config, reporter, signal, seam, mode, calls, waits, checks, state } = parts;
   const { clock, transport } = config;
-  const refresher = createRefresher({ ...parts, live: () => live, switchTo, end });
+  const refresher = createRefresher({ ...parts, live: () => live, switchTo, end } satisfies RefresherHost);
   // Reads the stored pair now (a synchronous store restores at once), and again while the store fails.
-  const restorer = createRestorer({ ...parts, wanted: () => epoch === started, restore });
+  const restorer = createRestorer({ ...parts, wanted: () => epoch === started, restore } satisfies RestorerHost);
   const initial = state.get();
 
   // The app came back: a refresh that fell due meanwhile goes, and a store that failed to be read is read again.
@@ -147,9 +149,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
       waits.releaseAll();
       refresher.schedule(null);
       state.clear();
-      const stop = () => {
-        for (const each of stops.splice(0)) each?.();
-      };
+      const stop = () => stops.splice(0).forEach((each) => each?.());
       if (sent) void sent.finally(stop);
       else stop();
     },
