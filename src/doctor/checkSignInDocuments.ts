@@ -1,5 +1,6 @@
 import { readSignInDocument } from '../internal';
 import type { DoctorCheck } from './DoctorCheck';
+import { signInDoorCheck } from './doctorChecks';
 
 /**
  * The doctor's checks of the app's sign-in doors (`signIns`), read before any request: each document must hold
@@ -9,8 +10,7 @@ import type { DoctorCheck } from './DoctorCheck';
  */
 export function checkSignInDocuments(signIns: Readonly<Record<string, string>> = {}): DoctorCheck[] {
   return Object.entries(signIns).map(([name, document]): DoctorCheck => {
-    const id = `sign-in-door:${name}`;
-    const title = `Sign-in door "${name}"`;
+    const { id, title } = signInDoorCheck(name);
     try {
       const door = readSignInDocument(name, document);
       return door.carriesPair
