@@ -7,6 +7,7 @@ import {
   type TokenAuth,
   type TokenAuthOptions,
 } from '../../src';
+import { APP, expectRenewedUpstream, openHandlerTab, tabStatuses } from '../helpers/handlerTabs';
 import { clientFor, ping, useCleanups } from '../helpers/overHttp';
 import { NEWCOMER } from '../helpers/signInDoors';
 import {
@@ -299,4 +300,29 @@ describe('sign-in doors through the handler, from the page', () => {
     expect(JSON.stringify(answers)).not.toContain(issued);
     expect(JSON.stringify(reloaded.auth.getState())).not.toContain(issued);
   });
+});
+
+// Met in the soak (30 minutes, seed 2) next to the rotation that failed in an outage (test/server/createRotator.test.ts):
+// a sign-out in a tab whose refresh was on the wire waited for that refresh; the person signed in at once, and the
+// logout, sent after the login, ended the new session, which its cookie names. The engine's own test of the rule (a
+// login waits for a logout in flight when the service keeps the session): test/core/session/signIn.test.ts.
+describe("a sign-out while the tab's refresh is on the wire, and a sign-in at once", () => {
+  it('the logout, sent once the refresh settles, does not sign the new session out', async () => {
+    const rig = await startTokenHandler(cleanups, { upstream: { accessTokenTtl: 6 }, handler: { origin: APP } });
+    const tabs = [openHandlerTab(cleanups, rig, rig.origin), openHandlerTab(cleanups, rig, rig.origin)];
+    const signer = tabs[1]!;
+    await signer.login('owner@demo.test', 'owner-pass');
+    await vi.waitFor(() => expect(tabStatuses(tabs)).toEqual(['authenticated', 'authenticated']));
+
+    rig.upstream.faults.delayMs['refreshToken'] = 1000;
+    void signer.refresh().catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const loggedOut = signer.logout().catch(() => {});
+    await vi.waitFor(() => expect(tabStatuses(tabs)).toEqual(['unauthenticated', 'unauthenticated']));
+    rig.upstream.faults.delayMs['refreshToken'] = 0;
+    await signer.login('owner@demo.test', 'owner-pass');
+    await loggedOut;
+    await vi.waitFor(() => expect(tabStatuses(tabs)).toEqual(['authenticated', 'authenticated']));
+    await expectRenewedUpstream(cleanups, rig, tabs);
+  }, 30_000);
 });

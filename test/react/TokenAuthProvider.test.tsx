@@ -2,10 +2,11 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthServer } from '../../demo/server/createAuthServer';
 import { createMemoryTokenStore, createTokenAuth, type TokenPair } from '../../src';
 import { AuthGate, TokenAuthProvider, useAuth } from '../../src/react';
+import { service } from '../helpers/jwtService';
 import { clientFor, startDemoServer, useCleanups } from '../helpers/overHttp';
 
 const cleanups = useCleanups();
@@ -39,10 +40,10 @@ function mount(server: AuthServer, pair?: TokenPair) {
       <ApolloProvider client={client}>
         <TokenAuthProvider auth={auth}>
           <Account />
-          <AuthGate fallback={<p>login form</p>} loading={<p>restoring</p>}>
-            <p>signed in</p>
-            <AuthGate role="Cashier" forbidden={<p>cashiers only</p>}>
-              <p>till</p>
+          <AuthGate fallback={<p data-testid="gate">login form</p>} loading={<p data-testid="gate">restoring</p>}>
+            <p data-testid="gate">signed in</p>
+            <AuthGate role="Cashier" forbidden={<p data-testid="till">cashiers only</p>}>
+              <p data-testid="till">till</p>
             </AuthGate>
           </AuthGate>
         </TokenAuthProvider>
@@ -64,8 +65,8 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
     await waitFor(() => expect(text('me')).toBe('admin@demo.test'));
     expect(text('role')).toBe('ADMIN');
     expect(text('admin')).toBe('yes');
-    expect(screen.getByText('signed in')).toBeTruthy();
-    expect(screen.getByText('cashiers only')).toBeTruthy();
+    expect(text('gate')).toBe('signed in');
+    expect(text('till')).toBe('cashiers only');
     expect(server.stats.loginCalls).toBe(1);
     expect(JSON.stringify(client.cache.extract())).toContain('admin@demo.test');
     fireEvent.click(screen.getByText('logout'));
@@ -98,12 +99,11 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
     const pair = await server.issueTokens('cashier@demo.test');
     mount(server, pair);
     // A synchronous store is read at once: signed in from the first render, with no 'restoring' in between.
-    expect(screen.getByText('signed in')).toBeTruthy();
-    expect(screen.queryByText('restoring')).toBeNull();
+    expect(text('gate')).toBe('signed in');
     await waitFor(() => expect(text('me')).toBe('cashier@demo.test'));
     expect(text('role')).toBe('Cashier');
     expect(text('admin')).toBe('no');
-    expect(screen.getByText('till')).toBeTruthy();
+    expect(text('till')).toBe('till');
     expect(server.stats).toMatchObject({ loginCalls: 0, refreshCalls: 0 });
   });
 
@@ -142,6 +142,20 @@ describe('TokenAuthProvider and useAuth (StrictMode, real demo server)', () => {
       expect(() => render(<Orphan />)).toThrow(/<TokenAuthProvider/);
     } finally {
       console.error = original;
+    }
+  });
+
+  // Found following a newcomer's app, whose provider sat outside <ApolloProvider>.
+  it('outside <ApolloProvider>, throws an error that names the order', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const auth = createTokenAuth({ uri: 'http://unused.test', transport: service().transport, refreshOnResume: false });
+    cleanups.push(() => auth.dispose());
+    try {
+      expect(() => render(<TokenAuthProvider auth={auth}>app</TokenAuthProvider>)).toThrow(
+        '<TokenAuthProvider> must be inside <ApolloProvider>',
+      );
+    } finally {
+      error.mockRestore();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAuthServer, type AuthServer, type AuthServerOptions } from '../../demo/server/createAuthServer.ts';
+import { createAuthServer, type AuthServer, type AuthServerOptions } from '../../../demo/server/createAuthServer.ts';
 
 // The counters of the sign-in doors beyond the contract, which these tests do not call.
 const NO_SIGN_IN_DOOR_CALLS = {

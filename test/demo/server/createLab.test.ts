@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAuthServer } from '../../demo/server/createAuthServer';
-import { createLab } from '../../demo/server/createLab';
-import { signIns } from '../../demo/server/signIns';
+import { createAuthServer } from '../../../demo/server/createAuthServer';
+import { createLab } from '../../../demo/server/createLab';
+import { signIns } from '../../../demo/server/signIns';
 
 const ORIGIN = 'http://demo.test';
 const PAIR = 'accessToken refreshToken';

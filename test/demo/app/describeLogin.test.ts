@@ -1,6 +1,6 @@
 import { AuthRejectedError, type TokenUser } from 'apollo-link-token-pair';
 import { describe, expect, it } from 'vitest';
-import { describeLogin } from '../../demo/app/describeLogin';
+import { describeLogin } from '../../../demo/app/describeLogin';
 
 const user = (email: string, role: string) => ({ id: 'u_1', email, role, claims: {} }) as TokenUser;
 const refused = (code: string, message: string) =>
