@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { DOCTOR_CHECKS } from '../../src/doctor/doctorChecks';
 
 // docs/errors.md against the source it documents. Every list below is read from src/ with the TypeScript compiler,
 // never written out here, so that a new error class, reason, handler code or doctor check without an entry fails,
@@ -184,19 +185,10 @@ function handlerCodes(): Map<string, string[]> {
   return codes;
 }
 
-/** Doctor's checks: the id and the titles of every `run.check(id, title, …)`. */
+/** Doctor's checks: the id and the titles of every check, from the one table that names them. */
 function doctorChecks(): Map<string, string[]> {
   const checks = new Map<string, string[]>();
-  for (const path of filesUnder('src/doctor')) {
-    for (const node of nodesOf(path)) {
-      if (!ts.isCallExpression(node) || callee(node) !== 'check' || !ts.isPropertyAccessExpression(node.expression))
-        continue;
-      const [id, title] = node.arguments;
-      const name = literal(id);
-      // A title may be a `const` of the check's function.
-      if (name) checks.set(name, [...(checks.get(name) ?? []), ...(title ? wordsOf(title, node) : [])]);
-    }
-  }
+  for (const { id, title } of Object.values(DOCTOR_CHECKS)) checks.set(id, [...(checks.get(id) ?? []), title]);
   return checks;
 }
 
