@@ -270,11 +270,12 @@ describe("createRestTransport({ refreshTokenIn: 'cookie' }) over HTTP: the page 
   });
 
   it('a logout clears the cookie, so a reload is signed out', async () => {
-    const { open, jar } = await browserOn(COOKIE_SHAPE);
+    const { open, jar, rest } = await browserOn(COOKIE_SHAPE);
     const first = open();
     await settled(first.auth);
     await first.auth.login(ADA.email, ADA.password);
-    expect(jar.get(REFRESH_COOKIE)).toBeDefined();
+    expect(rest.service.refreshTokens).toHaveLength(1);
+    expect(jar.get(REFRESH_COOKIE)).toBe(rest.service.refreshTokens[0]);
     await first.auth.logout();
     expect(jar.get(REFRESH_COOKIE)).toBeUndefined();
     const reloaded = open();

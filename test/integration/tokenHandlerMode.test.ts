@@ -222,7 +222,7 @@ describe('createTokenAuth({ transport: createTokenHandlerTransport() }) over HTT
     const reloaded = openPage(rig);
     await settled(reloaded.auth);
     expect(reloaded.auth.getState().user?.id).toBe('u_cashier');
-    await expect(ping(reloaded.client, 1)).resolves.toBeDefined();
+    await expect(ping(reloaded.client, 1)).resolves.toMatchObject({ data: { ping: 1 } });
   });
 
   it('wrong credentials are an AuthRejectedError with the code, and nothing is stored', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AuthRequestError, logTokenAuth } from '../../../src';
+import { AuthRejectedError, AuthRequestError, logTokenAuth, SessionEndedError } from '../../../src';
 import { createTimeline, describeEvent, redact } from '../../../src/internal';
 import { rejection } from '../../helpers/fetchStub';
 import { execute } from '../../helpers/links';
@@ -44,7 +44,7 @@ describe('createTimeline', () => {
     await tick();
     stub.last('refreshToken').respond(rejection('REFRESH_TOKEN_REVOKED', 'This session was revoked by an admin.'));
     await tick();
-    expect(refresh.error).toBeDefined();
+    expect(SessionEndedError.is(refresh.error) && refresh.error.reason).toBe('rejected');
     const [refreshed, end] = timeline.getSnapshot();
     expect(end).toMatchObject({ kind: 'end', title: 'Session ended: rejected (revoked)' });
     expect(refreshed).toMatchObject({ kind: 'refresh', title: 'Refresh (manual) → rejected' });
@@ -77,7 +77,7 @@ describe('logTokenAuth', () => {
     await tick();
     stub.last('loginWithEmailPassword').respond(rejection('INVALID_CREDENTIALS', 'Wrong e-mail or password.'));
     await tick();
-    expect(login.error).toBeDefined();
+    expect(AuthRejectedError.is(login.error) && login.error.code).toBe('INVALID_CREDENTIALS');
     stub.auto = true;
     await auth.login('a@b.test', 'pw');
     await tick(12.5 * MINUTE);
