@@ -140,11 +140,11 @@ export class Tab {
   }
 
   /**
-   * Leaves the app for another site, and comes back with the back button after `ms`, as a person does. Resolves
+   * Leaves the app for another site, and comes back with the back button once `away` resolves, as a person does. Resolves
    * with how it came back: restored from the back/forward cache, or loaded anew (with Chromium's reasons why not).
    * The page elsewhere counts as a load, so a restored page's heap samples are a stretch of their own.
    */
-  async awayAndBack(ms: number): Promise<string> {
+  async awayAndBack(away: () => Promise<unknown>): Promise<string> {
     const reasons = new Set<string>();
     const notUsed = (event: { notRestoredExplanations: Array<{ reason: string }> }) =>
       event.notRestoredExplanations.forEach((each) => reasons.add(each.reason));
@@ -153,7 +153,7 @@ export class Tab {
     this.away = true;
     try {
       await this.page.goto(ELSEWHERE);
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await away();
       // A page restored from the back/forward cache fires no `load`.
       await this.page.goBack({ waitUntil: 'commit' });
       await this.settled(15_000);

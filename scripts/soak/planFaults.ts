@@ -66,6 +66,15 @@ function inTokenLives(kind: FaultKind, life: number): readonly [number, number] 
   return undefined;
 }
 
+/**
+ * The least time between two secret rotations, in ms: the ring keeps one old secret, so a cookie must be sealed
+ * again (at a refresh) before the next rotation. A tab away longest (hidden for 3 token lives) and a refresh's
+ * margin fit in it, whatever the token's life; a real deploy rotates far less often still.
+ */
+export function rotationGap(accessTokenTtlMs: number): number {
+  return 4 * accessTokenTtlMs + 60_000;
+}
+
 /** Quiet at the start (everyone signs in and settles) and at the end (everything must have recovered). */
 const QUIET_START = 20_000;
 const QUIET_END = 25_000;
@@ -74,7 +83,8 @@ const QUIET_END = 25_000;
  * Draws the faults of a run of `durationMs` from `random`: one every 8 to 14 s, the kinds dealt from a shuffled
  * deck so that every kind comes up before any comes twice, each in a random app and tab, and each over before the
  * quiet end; and the run's sleeps ({@link planSleeps}). A hidden tab and a page away last as long in token lives
- * whatever the token's life (`accessTokenTtlMs`), and a hidden tab sometimes past a minute.
+ * whatever the token's life (`accessTokenTtlMs`), and a hidden tab sometimes past a minute. A secret rotation dealt
+ * sooner than {@link rotationGap} after the last is dropped for the next card.
  */
 export function planFaults(
   random: Random,
@@ -84,10 +94,15 @@ export function planFaults(
 ): PlannedFault[] {
   const plan: PlannedFault[] = planSleeps(durationMs, accessTokenTtlMs);
   let deck: FaultKind[] = [];
+  let rotated = -Infinity;
   const last = durationMs - QUIET_END;
   for (let at = QUIET_START + random.between(0, 4000); at < last; at += random.between(8000, 14_000)) {
-    if (deck.length === 0) deck = random.shuffle([...TAB_FAULTS, ...SYSTEM_FAULTS]);
-    const kind = deck.pop()!;
+    let kind: FaultKind;
+    do {
+      if (deck.length === 0) deck = random.shuffle([...TAB_FAULTS, ...SYSTEM_FAULTS]);
+      kind = deck.pop()!;
+    } while (kind === 'secret-rotation' && at - rotated < rotationGap(accessTokenTtlMs));
+    if (kind === 'secret-rotation') rotated = at;
     const [min, max] =
       inTokenLives(kind, accessTokenTtlMs) ?? DURATION[kind as keyof typeof DURATION].map((s) => s * 1000);
     const start = Math.round(at);

@@ -4,6 +4,12 @@ import type { PlannedFault } from './planFaults.ts';
 /** What a sleeping browser holds in the faults' `busy` set: every tab, so no fault of a tab starts meanwhile. */
 export const ASLEEP = 'browser asleep';
 
+/**
+ * What it holds from the lid closing to the wake, not while it waits for tabs to settle first: a fault in
+ * progress ends after it (`untilAwake` in runFault.ts).
+ */
+export const LID_CLOSED = 'lid closed';
+
 /** How long a sleep waits for the tab faults in progress to end before it starts, in ms. */
 const SETTLE = 90_000;
 
@@ -25,6 +31,7 @@ export async function sleepBrowser(fault: PlannedFault, targets: FaultTargets, b
     for (const until = Date.now() + SETTLE; held().length > 0 && Date.now() < until;) await sleep(200);
     const tabs = [...apps.nextjs.tabs, ...apps['vite-spa'].tabs].filter((tab) => !tab.closed);
     const record = journal.startFault('sleep', `browser (${tabs.length} tabs)`);
+    busy.add(LID_CLOSED);
     try {
       // The lid closes: every window is hidden first.
       await Promise.all(tabs.map((tab) => tab.setHidden(true)));
@@ -39,6 +46,8 @@ export async function sleepBrowser(fault: PlannedFault, targets: FaultTargets, b
       journal.endFault(record, `${tabs.length} tabs frozen and offline, ${cut} WebSocket(s) cut`);
     } catch (error) {
       journal.endFault(record, `failed: ${(error as Error).message.split('\n')[0]}`);
+    } finally {
+      busy.delete(LID_CLOSED);
     }
   } finally {
     busy.delete(ASLEEP);

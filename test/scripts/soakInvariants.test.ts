@@ -576,6 +576,23 @@ describe('the soak plan', () => {
     expect(Math.min(...hidden)).toBeGreaterThanOrEqual(1);
     expect(hidden.every((each) => each <= 3)).toBe(true);
   });
+
+  // Found by the 2-hour run on 15-minute tokens (seed 1, 1016 s): 41 rotations, one every 3 minutes, and a cookie
+  // sealed two rotations ago, by a tab that had not refreshed since, no longer opened.
+  it('rotates the secret again only once every cookie can have been sealed anew, whatever the token life', () => {
+    const rotations = (minutes: number, ttl: number) =>
+      planFaults(createRandom(1), minutes * 60_000, 3, ttl * 1000)
+        .filter((fault) => fault.kind === 'secret-rotation')
+        .map((fault) => fault.at);
+    const gaps = (ats: number[]) => ats.slice(1).map((at, index) => at - ats[index]!);
+    const long = rotations(120, 900);
+    expect(long.length).toBeGreaterThanOrEqual(1);
+    expect(Math.min(...gaps(long))).toBeGreaterThanOrEqual(4 * 900_000 + 60_000);
+    // Short tokens keep one or so per deck, as before.
+    const short = rotations(30, 10);
+    expect(short.length).toBeGreaterThanOrEqual(8);
+    expect(Math.min(...gaps(short))).toBeGreaterThanOrEqual(100_000);
+  });
 });
 
 describe('the front proxy', () => {
