@@ -30,7 +30,8 @@ const LOADING: TokenAuthState = { status: 'loading', user: null };
  * `ApolloProvider` and `TokenAuthProvider` for a client component that a server also renders (Next.js, Remix,
  * any SSR host): the session and the client are created in the browser only, once per page load, and a server
  * render gets a stand-in with no session and no network (an empty link, a cache of its own), showing
- * `serverState`. The browser hydrates to the same markup, and its own session takes over right after.
+ * `serverState`. The browser hydrates to the same markup and shows it while its session restores; its own session
+ * takes over once restored.
  *
  * @example
  * ```tsx

@@ -23,8 +23,9 @@ export interface TokenAuthProviderProps {
   /**
    * The state a server rendered with: its session's `getState()` once an awaited restore is over, handed to the
    * page (it is plain JSON). It is the snapshot on the server and while the browser hydrates, so the server
-   * shows the signed-in user rather than the restore, and the browser's first render matches that markup; the
-   * browser's own session takes over right after.
+   * shows the signed-in user rather than the restore, and the browser's first render matches that markup. It is
+   * shown while the browser's session restores (no "loading" between the server's markup and the session's), and
+   * the browser's own session takes over once it has read its pair.
    * @defaultValue `auth.getInitialState()`
    */
   serverState?: TokenAuthState;
@@ -76,8 +77,9 @@ export function TokenAuthProvider({ auth, serverState, me: meQuery = ME_QUERY, c
   if (!client) throw new Error(OUTSIDE_APOLLO);
   const userOf = (state: TokenAuthState) => (state.status === 'authenticated' && state.user?.id) || null;
   const initial = () => serverState ?? auth.getInitialState();
-  // What the screens show: the provider's effect below tells it of each change of the session.
-  const shown = useMemo(() => createShownState(auth), [auth]);
+  // What the screens show: the provider's effect below tells it of each change of the session. The server's state
+  // stands in for the session's first restore only, so a later serverState does not make another.
+  const shown = useMemo(() => createShownState(auth, serverState), [auth]);
   const user = useSyncExternalStore(
     shown.subscribe,
     () => userOf(shown.get()),

@@ -14,7 +14,8 @@ export interface ShownState {
 
 /**
  * Creates the {@link ShownState} of a provider's session. The provider tells it of each change of the session once
- * it has decided what becomes of the Apollo store.
+ * it has decided what becomes of the Apollo store. Given the state a server rendered with (`serverState`), it shows
+ * that state while the session is still restoring, and the session's own from its first other state on.
  *
  * @remarks
  * A user who signs in while the previous user's store reset is still to run (a sign-out's waits for a timer, which a
@@ -24,16 +25,26 @@ export interface ShownState {
  * and ends the queries in flight a microtask after it is called, and React renders a change of the session in a
  * microtask of its own: the order is set here, not left to the two.
  */
-export function createShownState(auth: TokenAuth): ShownState {
+export function createShownState(auth: TokenAuth, serverState?: TokenAuthState): ShownState {
+  // The server's state stands for the session until the browser's own has read its pair. Shown meanwhile, that
+  // restore would swap the server's markup for "loading" and back: a flash, and a form remounted empty under the
+  // person typing into it (seen in CI as a sign-in that sent no password).
+  let standIn = serverState;
+  const current = () => {
+    const state = auth.getState();
+    if (standIn && state.status === 'loading') return standIn;
+    standIn = undefined;
+    return state;
+  };
   // The state the screens last read, and the reset that keeps them on it.
-  let read = auth.getState();
+  let read = current();
   let holding: Promise<void> | undefined;
   const listeners = new Set<() => void>();
   const tell = () => {
     for (const listener of listeners) listener();
   };
   return {
-    get: () => (holding ? read : (read = auth.getState())),
+    get: () => (holding ? read : (read = current())),
     subscribe(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

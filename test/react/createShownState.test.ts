@@ -8,10 +8,10 @@ const CASHIER = { status: 'authenticated', user: { id: 'u_cashier' } } as TokenA
 const OWNER = { status: 'authenticated', user: { id: 'u_owner' } } as TokenAuthState;
 
 /** A session whose state the test sets, and the shown state around it, with a screen that reads it when told. */
-function shownOf(initial: TokenAuthState) {
+function shownOf(initial: TokenAuthState, serverState?: TokenAuthState) {
   let state = initial;
   const auth = { getState: () => state } as unknown as TokenAuth;
-  const shown = createShownState(auth);
+  const shown = createShownState(auth, serverState);
   const screen: TokenAuthState[] = [];
   const stop = shown.subscribe(() => screen.push(shown.get()));
   // The session changes, and the provider tells the shown state once it has decided what the store does.
@@ -108,5 +108,23 @@ describe('createShownState', () => {
     await done();
 
     expect(listener).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's state while the session restores, then the session's, and never the server's again", () => {
+    const LOADING: TokenAuthState = { status: 'loading', user: null };
+    const { shown, screen, change } = shownOf(LOADING, SIGNED_OUT);
+    expect(shown.get()).toBe(SIGNED_OUT);
+
+    change(LOADING);
+    change(ADMIN);
+    change(LOADING);
+
+    expect(screen).toEqual([SIGNED_OUT, ADMIN, LOADING]);
+  });
+
+  it("without the server's state, shows the restore as it is", () => {
+    const LOADING: TokenAuthState = { status: 'loading', user: null };
+    const { shown } = shownOf(LOADING);
+    expect(shown.get()).toBe(LOADING);
   });
 });

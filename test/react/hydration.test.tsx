@@ -31,12 +31,12 @@ const meLink = new ApolloLink(
     }),
 );
 
-function tree(auth: TokenAuth, children = <p>secret</p>, serverState?: TokenAuthState) {
+function tree(auth: TokenAuth, children = <p>secret</p>, serverState?: TokenAuthState, fallback = <p>login</p>) {
   const client = new ApolloClient({ link: ApolloLink.from([auth.link, meLink]), cache: new InMemoryCache() });
   return (
     <ApolloProvider client={client}>
       <TokenAuthProvider auth={auth} serverState={serverState}>
-        <AuthGate loading={<p>restoring</p>} fallback={<p>login</p>}>
+        <AuthGate loading={<p>restoring</p>} fallback={fallback}>
           {children}
         </AuthGate>
       </TokenAuthProvider>
@@ -101,6 +101,90 @@ describe('hydration of a server-rendered tree', () => {
     await vi.waitFor(() => expect(client.getState().status).toBe('authenticated'));
     await act(async () => {});
     expect(container.innerHTML).toBe('<p>secret</p>');
+    act(() => root.unmount());
+    client.dispose();
+  });
+
+  /** A store whose read the test answers, and every markup the container showed meanwhile. */
+  function heldStore() {
+    let answer!: (pair: ReturnType<typeof makePair> | null) => void;
+    const read = new Promise<ReturnType<typeof makePair> | null>((resolve) => (answer = resolve));
+    const store = createTokenStore({ get: () => read, set: () => {}, clear: () => {} });
+    return { store, answer };
+  }
+  function recordMarkup(container: HTMLElement) {
+    const seen = [container.innerHTML];
+    const observer = new MutationObserver(() => seen.push(container.innerHTML));
+    observer.observe(container, { subtree: true, childList: true, characterData: true });
+    return { seen, stop: () => observer.disconnect() };
+  }
+
+  // Seen in CI (examples/nextjs): the server rendered the sign-in form, the person typed a password before React
+  // hydrated, the browser's restore showed "loading" and then the form anew, empty, and "Sign in" sent no password.
+  it("keeps the server's markup while the browser's session restores: no flash of the restore, and the form typed into is the same", async () => {
+    const signedOut: TokenAuthState = { status: 'unauthenticated', user: null };
+    const form = <input data-testid="password" />;
+    const server = createTokenAuth({ uri: 'http://auth.test/graphql', store: asyncStore(null) });
+    const html = renderToString(tree(server, undefined, signedOut, form));
+    server.dispose();
+    expect(html).toBe('<input data-testid="password"/>');
+
+    const { store, answer } = heldStore();
+    const client = createTokenAuth({ uri: 'http://auth.test/graphql', store, fetch: createFetchStub().fetch });
+    let typedInto!: HTMLInputElement;
+    let markup!: ReturnType<typeof recordMarkup>;
+    const { container, root, reported } = await hydrate(html, tree(client, undefined, signedOut, form), (page) => {
+      typedInto = page.querySelector('input')!;
+      typedInto.value = 'admin-pass';
+      markup = recordMarkup(page);
+    });
+    expect(client.getState().status).toBe('loading');
+
+    await act(async () => answer(null));
+    await vi.waitFor(() => expect(client.getState().status).toBe('unauthenticated'));
+    await act(async () => {});
+    markup.stop();
+    expect(markup.seen.filter((each) => each.includes('restoring'))).toEqual([]);
+    expect(container.querySelector('input')).toBe(typedInto);
+    expect(typedInto.value).toBe('admin-pass');
+    expect(reported).toEqual([]);
+    act(() => root.unmount());
+    client.dispose();
+  });
+
+  it("keeps the signed-in user the server rendered while the browser's session restores it: no flash of the restore", async () => {
+    const server = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store: createMemoryTokenStore(makePair('stored')),
+      fetch: createFetchStub({ auto: true }).fetch,
+      refreshOnResume: false,
+    });
+    await server.getAccessToken();
+    const serverState = JSON.parse(JSON.stringify(server.getState())) as TokenAuthState;
+    const html = renderToString(tree(server, undefined, serverState));
+    server.dispose();
+    expect(html).toBe('<p>secret</p>');
+
+    const { store, answer } = heldStore();
+    const client = createTokenAuth({
+      uri: 'http://auth.test/graphql',
+      store,
+      fetch: createFetchStub({ auto: true }).fetch,
+    });
+    let markup!: ReturnType<typeof recordMarkup>;
+    const { container, root, reported } = await hydrate(
+      html,
+      tree(client, undefined, serverState),
+      (page) => (markup = recordMarkup(page)),
+    );
+
+    await act(async () => answer(makePair('stored')));
+    await vi.waitFor(() => expect(client.getState().status).toBe('authenticated'));
+    await act(async () => {});
+    markup.stop();
+    expect(markup.seen.filter((each) => each !== '<p>secret</p>')).toEqual([]);
+    expect(container.innerHTML).toBe('<p>secret</p>');
+    expect(reported).toEqual([]);
     act(() => root.unmount());
     client.dispose();
   });

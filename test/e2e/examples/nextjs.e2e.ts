@@ -182,7 +182,7 @@ describe('examples/nextjs sign-up', () => {
 // Found by CI on a loaded machine: "Sign in" clicked before React hydrated submitted the form natively, a GET with
 // the password in the URL, and the page reloaded signed out.
 describe('examples/nextjs before its scripts have run', () => {
-  it('"Sign in" waits for the page to hydrate: neither a click nor Enter submits the form natively', async () => {
+  it('"Sign in" waits for the page to hydrate: neither a click nor Enter submits the form natively, and what was typed is kept', async () => {
     const { context, errors } = await newContext();
     let release!: () => void;
     const hydration = new Promise<void>((resolve) => (release = resolve));
@@ -205,7 +205,9 @@ describe('examples/nextjs before its scripts have run', () => {
     await page.waitForFunction(
       () => !document.querySelector('[data-testid="sign-in-button"]')?.hasAttribute('disabled'),
     );
-    await page.getByTestId('password').fill('admin-pass');
+    // The password typed before the scripts ran is still there: the browser's restore did not remount the form
+    // (before, it showed "Restoring your session…" and the form anew, empty, and this click sent no password).
+    await expect(page.getByTestId('password').inputValue()).resolves.toBe('admin-pass');
     await button.click();
     await page.getByTestId('client-status').getByText('Signed in as admin@demo.test').waitFor();
     expect(sent.filter((each) => each.includes('password'))).toEqual([]);
