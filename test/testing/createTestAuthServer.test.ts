@@ -12,7 +12,8 @@ import {
   type TestAuthServer,
   type TestAuthServerOptions,
 } from '../../src/testing';
-import { codes, gql, login, LOGOUT, ME, MINUTE, post, REFRESH } from './helpers';
+import { codes, gql, login, LOGOUT, ME, MINUTE, post, REFRESH, type GqlBody } from './helpers';
+import { control, gql as gqlOverHttp, login as loginOverHttp, useListeningServers } from './httpHelpers';
 
 const servers: TestAuthServer[] = [];
 afterEach(async () => {
@@ -24,6 +25,8 @@ function start(options?: TestAuthServerOptions): TestAuthServer {
   servers.push(server);
   return server;
 }
+
+const startListening = useListeningServers();
 
 describe('createTestAuthServer in-process (server.fetch, no port)', () => {
   it('logs in a seeded user, answers me with the access token, and signs the role into it', async () => {
@@ -404,5 +407,83 @@ describe('createTestAuthServer over HTTP (listen)', () => {
     ]);
     expect(server.ws.connectionParams).toEqual([{ authorization: `Bearer ${pair.accessToken}` }]);
     await client.dispose();
+  });
+});
+
+describe('createTestAuthServer lifecycle', () => {
+  it('exposes the GraphQL URL on 127.0.0.1 with an ephemeral port once listening', async () => {
+    const server = start();
+    expect(server.url).toBe('');
+
+    const url = await server.listen();
+
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
+    expect(url).not.toContain(':0/');
+    expect(server.url).toBe(url);
+  });
+
+  it('closes a server that never listened', async () => {
+    await expect(createTestAuthServer().close()).resolves.toBeUndefined();
+  });
+
+  it('keeps state and secrets apart between servers in one process', async () => {
+    const a = await startListening();
+    const b = await startListening();
+    const { accessToken } = await loginOverHttp(a);
+
+    expect(codes((await gqlOverHttp(b, ME, { token: accessToken })).body)).toEqual(['UNAUTHENTICATED']);
+    expect(a.stats.loginCalls).toBe(1);
+    expect(b.stats.loginCalls).toBe(0);
+  });
+});
+
+describe('createTestAuthServer HTTP answers', () => {
+  it('answers a CORS preflight with 204 and the CORS headers', async () => {
+    const server = await startListening();
+    const response = await fetch(server.url, { method: 'OPTIONS' });
+
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS');
+  });
+
+  it('answers GraphQL as application/json with CORS headers', async () => {
+    const server = await startListening();
+    const { status, headers } = await gqlOverHttp(server, ME);
+
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^application\/json/);
+    expect(headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it.each([
+    ['not JSON', '{"query": '],
+    ['not an object', '[1]'],
+    ['without a string query', '{"query": 1}'],
+  ])('answers a body that is %s with 400 BAD_REQUEST', async (_case, body) => {
+    const server = await startListening();
+    const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const json = (await response.json()) as GqlBody;
+    expect(codes(json)).toEqual(['BAD_REQUEST']);
+    expect(json.errors?.[0]?.message).toEqual(expect.any(String));
+  });
+
+  it('answers unknown paths with 404 and a wrong method with 405', async () => {
+    const server = await startListening();
+
+    expect((await control(server, '/nope')).status).toBe(404);
+    expect((await fetch(server.url)).status).toBe(405);
+  });
+
+  it('reports GraphQL validation errors in the body with status 200', async () => {
+    const server = await startListening();
+    const { status, body } = await gqlOverHttp(server, '{ nope }');
+
+    expect(status).toBe(200);
+    expect(body.errors).toHaveLength(1);
   });
 });
