@@ -1,3 +1,5 @@
+import type { HandlerSession } from './HandlerSession';
+
 /**
  * The `error` of a refusal: `code` for programs, `message` for people. The codes, with their HTTP status:
  * - 401 `INVALID_CREDENTIALS` (or the code the upstream gave): wrong e-mail or password;
@@ -35,46 +37,36 @@ export interface TokenHandlerUser {
   readonly role?: string;
 }
 
-/** What the cookie holds, sealed. */
-export interface CookieSession {
-  /** The refresh token. */
-  readonly r: string;
-  /** The access token issued with it. */
-  readonly a: string;
-  /** When the handler received `a`, in ms by its own clock (the upstream's may differ). */
-  readonly t: number;
-  readonly u?: TokenHandlerUser;
-  /** When the refresh token's life ends, in ms. */
-  readonly e: number;
-  /** How many refreshes of `r` in a row the upstream answered with an uncertain refusal. */
-  readonly n?: number;
-  /**
-   * `1` when `r` is the refresh token of the pair before too: a refresh answered none, or the same (a server that
-   * does not rotate them, RFC 6749 §6). The rotation cache then keys the pair by both its tokens.
-   */
-  readonly k?: 1;
+/** A refusal: its status, and the `error` the page is answered. */
+export interface Refusal {
+  readonly error: TokenHandlerError;
+  readonly status: number;
+  /** A refusal of a session that a sign-in in this browser replaced: the new session's cookie stays. */
+  readonly replaced?: true;
 }
 
-/** What a rotation, or a look at a cookie, came to: a session, or a refusal (with the cookie to keep, when it changed). */
-export type Outcome =
-  | { readonly session: CookieSession }
-  | {
-      readonly error: TokenHandlerError;
-      readonly status: number;
-      readonly keep?: CookieSession;
-      readonly replaced?: true;
-    };
+/**
+ * What a rotation, or a look at a cookie, came to: a session, or a refusal (with the session to keep in the cookie,
+ * when it changed).
+ */
+export type Outcome = { readonly session: HandlerSession } | (Refusal & { readonly keep?: HandlerSession });
+
+/**
+ * An outcome the rotation cache keeps for every request that presents the token it spent: a session, or a refusal
+ * (a session to keep in the cookie is the answer of one request only). `Session`: `CookieSession` once sealed.
+ */
+export type KeptOutcome<Session = HandlerSession> = { readonly session: Session } | Refusal;
 
 export const UNAVAILABLE = 503;
 
 /** A refusal with its status, code and message. */
-export const refusal = (status: number, code: string, message: string): Outcome => ({
+export const refusal = (status: number, code: string, message: string): Refusal => ({
   status,
   error: { code, message },
 });
 
 /** The refusal of a call that got no verdict: the upstream (or the cache) could not be reached. */
-export const unavailable = (error: unknown): Outcome =>
+export const unavailable = (error: unknown): Refusal =>
   refusal(
     UNAVAILABLE,
     'UPSTREAM_UNAVAILABLE',

@@ -1,6 +1,7 @@
 import type { SessionResolver } from './createSessionResolver';
 import type { Upstream } from './createUpstream';
-import type { CookieSession, Outcome, TokenHandlerUser } from './Outcome';
+import type { HandlerSession } from './HandlerSession';
+import type { Outcome, TokenHandlerUser } from './Outcome';
 import type { HandlerConfig } from './readHandlerOptions';
 import type { SessionCookie } from './sessionCookie';
 
@@ -14,8 +15,7 @@ export interface BeginCookieSessionOptions extends Pick<HandlerConfig, 'sessionL
 
 /** What a session begins with: the pair a login, a door or `adopt` was handed. */
 export interface SessionStart {
-  /** The pair, as the cookie keeps it. */
-  readonly pair: { readonly r: string; readonly a: string };
+  readonly pair: Pick<HandlerSession, 'refreshToken' | 'accessToken'>;
   /** The user as the answer (or the app, for `adopt`) named it: `id`, `email`, `role`. */
   readonly user?: unknown;
   /**
@@ -27,7 +27,7 @@ export interface SessionStart {
 
 /** A session begun: what the cookie holds and the `Set-Cookie` values that store it; or why none could be. */
 export type BegunSession =
-  { readonly session: CookieSession; readonly cookies: readonly string[] } | { readonly outcome: Outcome };
+  { readonly session: HandlerSession; readonly cookies: readonly string[] } | { readonly outcome: Outcome };
 
 /**
  * Begins the cookie session of `start` for `request`'s browser: the half of a sign-in that follows the upstream's
@@ -42,24 +42,24 @@ export async function beginCookieSession(
 ): Promise<BegunSession> {
   const { cookie, sessions, upstream, sessionLife, now, report } = options;
   const user = start.user as TokenHandlerUser | null | undefined;
-  const session: CookieSession = {
+  const session: HandlerSession = {
     ...start.pair,
-    ...(user && { u: { id: String(user.id), email: user.email, role: user.role } }),
-    t: start.issuedAt ?? now(),
-    e: now() + sessionLife,
+    ...(user && { user: { id: String(user.id), email: user.email, role: user.role } }),
+    receivedAt: start.issuedAt ?? now(),
+    refreshExpiresAt: now() + sessionLife,
   };
   const cookies = await cookie.write(session, request.headers);
   if (!cookies) {
     // Never set a cookie the browser would drop: the user would be signed out at the next reload, with no word.
     await upstream
       .transport(request)
-      .logout({ accessToken: session.a, refreshToken: session.r }, upstream.signal())
+      .logout({ accessToken: session.accessToken, refreshToken: session.refreshToken }, upstream.signal())
       .catch(report);
-    return { outcome: sessions.tooLarge(`an access token of ${session.a.length} bytes`) };
+    return { outcome: sessions.tooLarge(`an access token of ${session.accessToken.length} bytes`) };
   }
   // The session this browser had is replaced: its refresh token would otherwise stay valid for 30 days.
   // Awaited, so that a refresh of it still in flight has answered (and set its cookie) before this one's.
   const previous = await sessions.read(request.headers);
-  if (previous && 'r' in previous) await sessions.revoke(request, previous, { replaced: true });
+  if (previous && 'refreshToken' in previous) await sessions.revoke(request, previous, { replaced: true });
   return { session, cookies };
 }

@@ -38,12 +38,12 @@ export function createAdopt(options: BeginCookieSessionOptions): Adopt {
     // Timed by its own claims: it may have been issued a while before it reached this server.
     const { iat } = jwtDecode<{ iat?: unknown }>(accessToken);
     const begun = await beginCookieSession(options, request, {
-      pair: { r: refreshToken, a: accessToken },
+      pair: { refreshToken, accessToken },
       user,
       issuedAt: typeof iat === 'number' ? Math.min(now(), iat * 1000) : now(),
     });
     // The one outcome a new session can have is a refusal: a pair too large for the cookies (reported).
     if ('outcome' in begun) throw new Error((begun.outcome as { error: TokenHandlerError }).error.message);
-    return { setCookie: begun.cookies, user: begun.session.u ?? null };
+    return { setCookie: begun.cookies, user: begun.session.user ?? null };
   };
 }

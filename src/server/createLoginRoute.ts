@@ -1,5 +1,5 @@
 import type { GuardedRequest } from './guardRequest';
-import { jsonResponse as json } from './jsonResponse';
+import { errorResponse } from './jsonResponse';
 import { signInUpstream, type SignInUpstreamOptions } from './signInUpstream';
 
 /** What {@link createLoginRoute} needs. */
@@ -17,7 +17,7 @@ export function createLoginRoute(
   return async function login(request, { body }) {
     const { email, password } = body;
     if (typeof email !== 'string' || typeof password !== 'string') {
-      return json(400, { error: { code: 'BAD_REQUEST', message: 'Send { "email": string, "password": string }.' } });
+      return errorResponse(400, 'BAD_REQUEST', 'Send { "email": string, "password": string }.');
     }
     return signInUpstream(options, request, {
       attempt: { email },

@@ -2,7 +2,14 @@ import { AuthRejectedError, type TokenAuthTransport } from '../index';
 // A refresh token answered with an uncertain refusal (Apollo Server's INTERNAL_SERVER_ERROR) this many times in a
 // row is taken as refused, as the page's own session does.
 import { REFUSALS } from '../internal';
-import { type CookieSession, type Outcome, refusal, unavailable } from './Outcome';
+import {
+  type CookieSession,
+  fromCookieSession,
+  type HandlerSession,
+  type SessionPair,
+  toCookieSession,
+} from './HandlerSession';
+import { type KeptOutcome, type Outcome, refusal, unavailable } from './Outcome';
 import type { RotationCache } from './RotationCache';
 import { createCookieSealer, type Secrets } from './sealCookie';
 
@@ -17,7 +24,7 @@ export interface RotatorOptions {
   /** The refresh token's life, in ms, from a renewal. */
   readonly sessionLife: number;
   /** How long a refusal of `session` is kept, in ms. */
-  readonly refusalTime: (session: CookieSession) => number;
+  readonly refusalTime: (session: HandlerSession) => number;
   readonly now: () => number;
   readonly report: (error: unknown) => void;
 }
@@ -25,11 +32,11 @@ export interface RotatorOptions {
 /** Rotates refresh tokens once each, across requests and instances. See {@link createRotator}. */
 export interface Rotator {
   /** The rotation of `session`'s refresh token through `upstream`: one per token however many ask, here or on another instance. */
-  rotate(session: CookieSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome>;
+  rotate(session: HandlerSession, upstream: TokenAuthTransport, signal: AbortSignal): Promise<Outcome>;
   /** The outcome kept for the refresh token of `key`, followed to the newest session it led to. */
-  newest(key: string): Promise<Outcome | undefined>;
+  newest(key: string): Promise<KeptOutcome | undefined>;
   /** Keeps `outcome` for `key` for `ttl` ms; `false` when the cache failed (reported). */
-  keep(key: string, outcome: Outcome, ttl: number): Promise<boolean>;
+  keep(key: string, outcome: KeptOutcome, ttl: number): Promise<boolean>;
   /** Resolves once a rotation of `key` in flight here is over. */
   settled(key: string): Promise<unknown>;
   /**
@@ -58,11 +65,11 @@ export function createRotator(options: RotatorOptions): Rotator {
   // Outcomes the cache did not take (Redis down or paused mid-rotation), by key: they answer this instance's
   // requests, and are put again until the cache takes them, so that the other instances learn of the rotation
   // rather than spend its token again once Redis is back.
-  const unkept = new Map<string, { outcome: Outcome; until: number }>();
+  const unkept = new Map<string, { outcome: KeptOutcome; until: number }>();
 
   async function rotateShared(
     key: string,
-    session: CookieSession,
+    session: HandlerSession,
     upstream: TokenAuthTransport,
     signal: AbortSignal,
   ): Promise<Outcome> {
@@ -86,7 +93,14 @@ export function createRotator(options: RotatorOptions): Rotator {
       }
       // A token sent before and not let go: the instance that sent it stopped (killed, crashed) before it kept a
       // verdict, or that verdict's grace is over. The upstream may have spent it; sent again, it would be reuse.
-      if (await cache.get(`${key}:sent`)) return lose(key, session);
+      if (await cache.get(`${key}:sent`)) {
+        const lost = refusal(
+          401,
+          'SESSION_LOST',
+          'The session could not be renewed: its refresh token was sent before, and the answer is lost. Sign in again.',
+        );
+        return settle(key, lost, options.refusalTime(session));
+      }
       await cache.put(`${key}:sent`, '1', Math.max(options.refusalTime(session), timeout + 5000));
     } catch (error) {
       // Without the cache, nothing can tell whether another instance is spending this token right now.
@@ -95,43 +109,41 @@ export function createRotator(options: RotatorOptions): Rotator {
     }
     let answer: unknown;
     try {
-      answer = await upstream.refresh(session.r, signal);
+      answer = await upstream.refresh(session.refreshToken, signal);
     } catch (error) {
       // An uncertain refusal is no verdict yet: the cookie counts it, and the third in a row is one.
-      const strikes = (session.n ?? 0) + 1;
+      const strikes = (session.uncertainRefusals ?? 0) + 1;
       if (!AuthRejectedError.is(error) || (error.uncertain && strikes < REFUSALS)) {
         await cache
           .put(`${key}:sent`, '', 1)
           .then(() => cache.release(key))
           .catch(report);
-        return { ...unavailable(error), ...(AuthRejectedError.is(error) && { keep: { ...session, n: strikes } }) };
+        return {
+          ...unavailable(error),
+          ...(AuthRejectedError.is(error) && { keep: { ...session, uncertainRefusals: strikes } }),
+        };
       }
     }
     // Refused, or answered without an access token: either way the token is spent and the session over. An answer
     // without a refresh token keeps the one sent (a server that does not rotate them).
-    const pair = pairOf(answer, session.r);
-    const outcome: Outcome = pair
-      ? { session: { ...session, k: undefined, ...pair, t: now(), e: now() + options.sessionLife, n: undefined } }
+    const pair = pairOf(answer, session.refreshToken);
+    // A new pair renews the session: the user stays, the count of uncertain refusals goes.
+    const outcome: KeptOutcome = pair
+      ? { session: { ...pair, user: session.user, receivedAt: now(), refreshExpiresAt: now() + options.sessionLife } }
       : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
-    // Once the outcome is kept it answers; a claim that outlived it (a graceTime shorter than the claim) would
-    // make later requests wait for a rotation that is over.
-    if (await keep(key, outcome, pair ? graceTime : options.refusalTime(session)))
-      await cache.release(key).catch(report);
+    return settle(key, outcome, pair ? graceTime : options.refusalTime(session));
+  }
+
+  // The verdict of the rotation of `key`: kept for `ttl`, then the claim let go. Once kept, the outcome answers; a
+  // claim that outlived it (a graceTime shorter than the claim) would make later requests wait for a rotation that
+  // is over.
+  async function settle(key: string, outcome: KeptOutcome, ttl: number): Promise<KeptOutcome> {
+    if (await keep(key, outcome, ttl)) await cache.release(key).catch(report);
     return outcome;
   }
 
-  async function lose(key: string, session: CookieSession): Promise<Outcome> {
-    const outcome = refusal(
-      401,
-      'SESSION_LOST',
-      'The session could not be renewed: its refresh token was sent before, and the answer is lost. Sign in again.',
-    );
-    if (await keep(key, outcome, options.refusalTime(session))) await cache.release(key).catch(report);
-    return outcome;
-  }
-
-  async function keep(key: string, outcome: Outcome, ttl: number): Promise<boolean> {
-    const sealed = await outcomes.seal(outcome);
+  async function keep(key: string, outcome: KeptOutcome, ttl: number): Promise<boolean> {
+    const sealed = await outcomes.seal('session' in outcome ? { session: toCookieSession(outcome.session) } : outcome);
     try {
       await cache.put(key, sealed, ttl);
       unkept.delete(key);
@@ -154,17 +166,18 @@ export function createRotator(options: RotatorOptions): Rotator {
     }
   }
 
-  async function kept(key: string): Promise<Outcome | undefined> {
+  async function kept(key: string): Promise<KeptOutcome | undefined> {
     const mine = unkept.get(key);
     if (mine && mine.until > now()) return mine.outcome;
     const sealed = await cache.get(key);
-    return sealed ? (await outcomes.open<Outcome>(sealed))?.value : undefined;
+    const opened = sealed ? (await outcomes.open<KeptOutcome<CookieSession>>(sealed))?.value : undefined;
+    return opened && 'session' in opened ? { session: fromCookieSession(opened.session) } : opened;
   }
 
   // The outcome kept for `key`, followed through later rotations (a tab that raced two renewals gets the
   // newest) and to a logout that ended the chain.
-  async function newest(key: string): Promise<Outcome | undefined> {
-    let outcome: Outcome | undefined;
+  async function newest(key: string): Promise<KeptOutcome | undefined> {
+    let outcome: KeptOutcome | undefined;
     for (let hops = 0; hops < 8; hops++) {
       const next = await kept(key);
       if (!next) break;
@@ -206,11 +219,11 @@ export function createRotator(options: RotatorOptions): Rotator {
 
 /**
  * The cache key of a pair: the SHA-256 of its refresh token, in hex, or of both its tokens when the refresh token
- * is one an earlier pair had too (`k`), so that each rotation of a token that does not rotate is one of its own.
- * The token itself is never a key.
+ * is one an earlier pair had too (`refreshTokenKept`), so that each rotation of a token that does not rotate is one
+ * of its own. The token itself is never a key.
  */
-export async function keyOf(pair: Pick<CookieSession, 'r' | 'a' | 'k'>): Promise<string> {
-  const named = pair.k ? `${pair.r} ${pair.a}` : pair.r;
+export async function keyOf(pair: SessionPair): Promise<string> {
+  const named = pair.refreshTokenKept ? `${pair.refreshToken} ${pair.accessToken}` : pair.refreshToken;
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(named)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
@@ -219,8 +232,9 @@ export async function keyOf(pair: Pick<CookieSession, 'r' | 'a' | 'k'>): Promise
  * The pair of an upstream answer, as the cookie keeps it; `undefined` when it carries none. `sent`: the refresh
  * token of a refresh, which an answer without one keeps (RFC 6749 §6: the server need not issue a new one).
  */
-export function pairOf(answer: unknown, sent?: string): Pick<CookieSession, 'r' | 'a' | 'k'> | undefined {
+export function pairOf(answer: unknown, sent?: string): SessionPair | undefined {
   const { accessToken, refreshToken } = (answer ?? {}) as Record<string, unknown>;
-  const r = typeof refreshToken === 'string' && refreshToken ? refreshToken : sent;
-  if (typeof accessToken === 'string' && accessToken && r) return { r, a: accessToken, ...(r === sent && { k: 1 }) };
+  const kept = typeof refreshToken === 'string' && refreshToken ? refreshToken : sent;
+  if (typeof accessToken === 'string' && accessToken && kept)
+    return { refreshToken: kept, accessToken, ...(kept === sent && { refreshTokenKept: true }) };
 }

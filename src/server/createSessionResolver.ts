@@ -2,7 +2,8 @@ import { AuthRejectedError } from '../index';
 import { keyOf, createRotator } from './createRotator';
 import type { Upstream } from './createUpstream';
 import { jsonResponse as json } from './jsonResponse';
-import { type CookieSession, type Outcome, refusal } from './Outcome';
+import type { HandlerSession } from './HandlerSession';
+import { type Outcome, refusal } from './Outcome';
 import { processWide } from './processWide';
 import type { HandlerConfig } from './readHandlerOptions';
 import { MAX_CHUNKS, type SessionCookie } from './sessionCookie';
@@ -29,14 +30,14 @@ export interface SessionResolver {
    * The session of the cookie `headers` carry: `null` without a cookie; a refusal when it does not open, has
    * expired, or its logout is in flight.
    */
-  read(headers: Headers): Promise<CookieSession | Outcome | null>;
+  read(headers: Headers): Promise<HandlerSession | Outcome | null>;
   /**
    * What a request whose cookie holds `found` gets: the outcome, with the cookies to send back (a renewed one, or
    * those that clear a session refused for good). `presented` is the access token the page wants replaced.
    */
   resolve(
     request: Pick<Request, 'headers'>,
-    found: CookieSession | Outcome,
+    found: HandlerSession | Outcome,
     presented?: unknown,
   ): Promise<ResolvedSession>;
   /** The JSON answer of a resolved session: `{ accessToken, user, age }`, or `{ error }`. */
@@ -48,7 +49,7 @@ export interface SessionResolver {
    */
   revoke(
     request: Pick<Request, 'headers'>,
-    found: CookieSession,
+    found: HandlerSession,
     options?: { readonly replaced?: boolean },
   ): Promise<boolean>;
   /** Logs out the session of `request`'s cookie: resolves whether the upstream has it ended. */
@@ -68,10 +69,10 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
   // Cookies whose logout is in flight in this process.
   const ending = processWide('ending', () => new Set<string>());
   // Sessions read from a cookie that an older secret of the ring sealed.
-  const resealing = new WeakSet<CookieSession>();
+  const resealing = new WeakSet<object>();
   // A refusal is kept for as long as the access token of the cookie it refuses could still be handed out: a
   // logout whose answer never reached the browser (the tab closed) leaves that cookie in place.
-  const refusalTime = (session: CookieSession) => Math.max(graceTime, getTokenLife(session, now()).left);
+  const refusalTime = (session: HandlerSession) => Math.max(graceTime, getTokenLife(session, now()).left);
   const rotator = createRotator({ ...options, refusalTime });
 
   const tooLarge = (size: string): Outcome => {
@@ -81,21 +82,22 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
   };
 
   // `loggingOut`: the logout's own read, which put the cookie among those `ending` itself.
-  async function readSession(headers: Headers, { loggingOut = false } = {}): Promise<CookieSession | Outcome | null> {
+  async function readSession(headers: Headers, { loggingOut = false } = {}): Promise<HandlerSession | Outcome | null> {
     const opened = await cookie.open(headers);
     if (!opened) return null;
     if (!loggingOut && ending.has(opened.value))
       return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
     const { session } = opened;
     if (!session) return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
-    if (session.e <= now()) return refusal(401, 'SESSION_EXPIRED', 'The session has expired: sign in again.');
+    if (session.refreshExpiresAt <= now())
+      return refusal(401, 'SESSION_EXPIRED', 'The session has expired: sign in again.');
     if (opened.stale) resealing.add(session);
     return session;
   }
 
   // Whether the cookie's access token may be handed out: `minTokenLife` left, or half its lifetime when that is
   // shorter (a client renews short-lived tokens late in their life, not 3 minutes before).
-  function fresh(session: CookieSession): boolean {
+  function fresh(session: HandlerSession): boolean {
     const { left, lifetime } = getTokenLife(session, now());
     return left >= Math.min(minTokenLife, lifetime / 2);
   }
@@ -108,7 +110,7 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
   // reported refused is never handed out again.
   async function current(
     request: Pick<Request, 'headers'>,
-    found: CookieSession,
+    found: HandlerSession,
     presented?: unknown,
   ): Promise<{ outcome: Outcome; renewed: boolean }> {
     // A session ended here (a logout) or refused upstream within graceTime is not handed out again.
@@ -118,31 +120,34 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
     const key = await keyOf(newest);
     // Noted until the rotation's outcome is kept, so that a request that presents an older token meanwhile, here
     // or on another instance, joins the rotation.
-    if (newest.a === presented) await rotator.refuse(key);
+    if (newest.accessToken === presented) await rotator.refuse(key);
     else if (fresh(newest) && !(await rotator.refused(key)))
       return { outcome: { session: newest }, renewed: newest !== found };
     const outcome = await rotator.rotate(newest, upstream.transport(request), upstream.signal());
     // A server that does not rotate refresh tokens renews the access token alone: a new pair all the same.
     const { session } = 'session' in outcome ? outcome : {};
-    return { outcome, renewed: !!session && (session.r !== found.r || session.a !== found.a) };
+    return {
+      outcome,
+      renewed: !!session && (session.refreshToken !== found.refreshToken || session.accessToken !== found.accessToken),
+    };
   }
 
   async function resolve(
     request: Pick<Request, 'headers'>,
-    found: CookieSession | Outcome,
+    found: HandlerSession | Outcome,
     presented?: unknown,
   ): Promise<ResolvedSession> {
     const { outcome, renewed } =
-      'r' in found ? await current(request, found, presented) : { outcome: found, renewed: false };
+      'refreshToken' in found ? await current(request, found, presented) : { outcome: found, renewed: false };
     const { headers } = request;
     if ('session' in outcome) {
       // Sealed with an older secret of the ring: sealed again with the newest.
-      if (!renewed && !('r' in found && resealing.has(found))) return { outcome, cookies: [] };
+      if (!renewed && !resealing.has(found)) return { outcome, cookies: [] };
       const cookies = await cookie.write(outcome.session, headers);
       return cookies
         ? { outcome, cookies }
         : {
-            outcome: tooLarge(`a renewed access token of ${outcome.session.a.length} bytes`),
+            outcome: tooLarge(`a renewed access token of ${outcome.session.accessToken.length} bytes`),
             cookies: cookie.clear(headers),
           };
     }
@@ -152,13 +157,13 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
 
   function answer({ outcome, cookies }: ResolvedSession): Response {
     if (!('session' in outcome)) return json(outcome.status, { error: outcome.error }, cookies);
-    const { a, u, t } = outcome.session;
-    return json(200, { accessToken: a, user: u ?? null, age: Math.max(0, now() - t) }, cookies);
+    const { accessToken, user, receivedAt } = outcome.session;
+    return json(200, { accessToken, user: user ?? null, age: Math.max(0, now() - receivedAt) }, cookies);
   }
 
   async function revoke(
     request: Pick<Request, 'headers'>,
-    found: CookieSession,
+    found: HandlerSession,
     { replaced = false } = {},
   ): Promise<boolean> {
     const key = await keyOf(found);
@@ -168,7 +173,9 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
     const ended = refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
     await rotator.keep(await keyOf(last), replaced ? { ...ended, replaced } : ended, refusalTime(last));
     try {
-      await upstream.transport(request).logout({ accessToken: last.a, refreshToken: last.r }, upstream.signal());
+      await upstream
+        .transport(request)
+        .logout({ accessToken: last.accessToken, refreshToken: last.refreshToken }, upstream.signal());
       return true;
     } catch (error) {
       // Refused: the session was over upstream already (revoked, expired), which is what a logout asks for.
@@ -184,7 +191,7 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
     const value = cookie.value(request.headers);
     if (value) ending.add(value);
     const found = await readSession(request.headers, { loggingOut: true });
-    const revoked = await (found && 'r' in found ? revoke(request, found) : true);
+    const revoked = await (found && 'refreshToken' in found ? revoke(request, found) : true);
     // The cache keeps the logout from here on (for every instance that shares it).
     if (value) ending.delete(value);
     return revoked;

@@ -1,6 +1,6 @@
 import type { AnyVariables } from '../index';
 import type { GuardedRequest } from './guardRequest';
-import { jsonResponse as json } from './jsonResponse';
+import { errorResponse } from './jsonResponse';
 import { signInUpstream, type SignInUpstreamOptions } from './signInUpstream';
 
 /** What {@link createSignInRoute} needs. */
@@ -28,23 +28,20 @@ export function createSignInRoute(
       variables === null ||
       Array.isArray(variables)
     ) {
-      return json(400, {
-        error: {
-          code: 'BAD_REQUEST',
-          message:
-            'Send { "name": string, "variables"?: object }: the handler runs its own sign-in doors by name, and no document a page sends.',
-        },
-      });
+      return errorResponse(
+        400,
+        'BAD_REQUEST',
+        'Send { "name": string, "variables"?: object }: the handler runs its own sign-in doors by name, and no document a page sends.',
+      );
     }
     const door = upstream.door(request, name);
     if ('doors' in door) {
       const doors = door.doors.length ? `the doors there are: ${door.doors.join(', ')}` : 'there are none';
-      return json(404, {
-        error: {
-          code: 'UNKNOWN_SIGN_IN',
-          message: `No sign-in door named "${name}" (${doors}). Add it to the \`signIns\` of createTokenHandler (of its \`upstream\` transport, when it has one).`,
-        },
-      });
+      return errorResponse(
+        404,
+        'UNKNOWN_SIGN_IN',
+        `No sign-in door named "${name}" (${doors}). Add it to the \`signIns\` of createTokenHandler (of its \`upstream\` transport, when it has one).`,
+      );
     }
     const given = variables as AnyVariables;
     return signInUpstream(options, request, {

@@ -6,7 +6,7 @@ import { createSessionResolver } from './createSessionResolver';
 import { createSignInRoute } from './createSignInRoute';
 import { createUpstream } from './createUpstream';
 import { createRequestGuard, type GuardedRequest, type TokenHandlerRoute } from './guardRequest';
-import { jsonResponse as json } from './jsonResponse';
+import { errorResponse, jsonResponse as json } from './jsonResponse';
 import { type TokenHandlerError, type TokenHandlerUser, UNAVAILABLE } from './Outcome';
 import { readHandlerOptions } from './readHandlerOptions';
 import { createSessionCookie } from './sessionCookie';
@@ -134,9 +134,10 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     const revoked = await sessions.end(request);
     const cleared = cookie.clear(request.headers);
     if (!revoked) {
-      return json(
+      return errorResponse(
         UNAVAILABLE,
-        { error: { code: 'UPSTREAM_UNAVAILABLE', message: 'Signed out here; the auth service could not be told.' } },
+        'UPSTREAM_UNAVAILABLE',
+        'Signed out here; the auth service could not be told.',
         cleared,
       );
     }
@@ -150,7 +151,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
   }
 
   async function handle(request: Request): Promise<Response> {
-    if (misconfigured) return json(500, { error: { code: 'MISCONFIGURED', message: misconfiguration() } });
+    if (misconfigured) return errorResponse(500, 'MISCONFIGURED', misconfiguration());
     const checked = await guard.check(request);
     if (checked instanceof Response) return guard.share(request, checked);
     return guard.share(request, await routes[checked.route](request, checked));
@@ -162,7 +163,7 @@ export function createTokenHandler(options: TokenHandlerOptions): TokenHandler {
     if (!found) return { accessToken: null, user: null, setCookie: [] };
     const { outcome, cookies } = await sessions.resolve(request, found);
     if ('session' in outcome)
-      return { accessToken: outcome.session.a, user: outcome.session.u ?? null, setCookie: cookies };
+      return { accessToken: outcome.session.accessToken, user: outcome.session.user ?? null, setCookie: cookies };
     return {
       accessToken: null,
       user: null,

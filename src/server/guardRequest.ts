@@ -1,6 +1,6 @@
 import { getOwnOrigins, type OwnOriginOptions } from './getOwnOrigins';
-import { jsonResponse } from './jsonResponse';
-import { BODY_LIMIT, readBody } from './readBody';
+import { errorResponse, jsonResponse } from './jsonResponse';
+import { PAYLOAD_TOO_LARGE, readBody } from './readBody';
 
 /** The request header every route requires: a page can only send it with `fetch`, which a CORS preflight guards. */
 export const TOKEN_HANDLER_HEADER = 'x-token-handler';
@@ -61,8 +61,7 @@ export function createRequestGuard(options: RequestGuardOptions): {
     async check(request) {
       const url = new URL(request.url);
       const route = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length + 1) : '';
-      if (!ROUTES.has(route))
-        return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `No route ${url.pathname}.` } });
+      if (!ROUTES.has(route)) return errorResponse(404, 'NOT_FOUND', `No route ${url.pathname}.`);
       if (request.method === 'OPTIONS' && allowed.has(request.headers.get('origin')!)) {
         return new Response(null, {
           status: 204,
@@ -82,12 +81,9 @@ export function createRequestGuard(options: RequestGuardOptions): {
         );
       }
       const forbidden = refuse(request, url);
-      if (forbidden) return jsonResponse(403, { error: { code: 'FORBIDDEN', message: forbidden } });
+      if (forbidden) return errorResponse(403, 'FORBIDDEN', forbidden);
       const text = await readBody(request);
-      if (text === undefined)
-        return jsonResponse(413, {
-          error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` },
-        });
+      if (text === undefined) return jsonResponse(413, { error: PAYLOAD_TOO_LARGE });
       let body: unknown = {};
       try {
         if (text) body = JSON.parse(text);
@@ -95,9 +91,7 @@ export function createRequestGuard(options: RequestGuardOptions): {
         body = undefined;
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        return jsonResponse(400, {
-          error: { code: 'BAD_REQUEST', message: 'The body must be a JSON object of at most 16 kB.' },
-        });
+        return errorResponse(400, 'BAD_REQUEST', 'The body must be a JSON object of at most 16 kB.');
       }
       return { route: route as TokenHandlerRoute, body: body as Record<string, unknown> };
     },

@@ -13,3 +13,7 @@ export function jsonResponse(
   for (const cookie of cookies) headers.append('set-cookie', cookie);
   return new Response(JSON.stringify(body), { status, headers });
 }
+
+/** A refusal's JSON answer, `{ error: { code, message } }` (see `TokenHandlerError`), with its `Set-Cookie` values. */
+export const errorResponse = (status: number, code: string, message: string, cookies?: readonly string[]): Response =>
+  jsonResponse(status, { error: { code, message } }, cookies);

@@ -1,6 +1,5 @@
-import type { GraphQLTransportOptions, SignInDocuments } from '../index';
+import type { SignInDocuments } from '../index';
 import { readSignInDocument, type SignInDoor } from '../internal';
-import type { LoginThrottle } from './LoginThrottle';
 import { processWide } from './processWide';
 import { createMemoryRotationCache, type RotationCache } from './RotationCache';
 import type { Secrets } from './sealCookie';
@@ -10,22 +9,23 @@ import type { TokenHandlerOptions } from './TokenHandlerOptions';
 // The options of the GraphQL transport that `upstream` replaces: beside it, each would go unused.
 const GRAPHQL_OPTIONS = ['uri', 'documents', 'headers', 'fetch', 'signIns'] as const;
 
-/** The options of a token handler with every default applied: read once, when it is created. */
-export interface HandlerConfig {
+/**
+ * The options of a token handler with every default applied: read once, when it is created. Those that have no
+ * default (`uri`, not set with `upstream`; `fetch`, `headers`…) are as given.
+ */
+export interface HandlerConfig extends Readonly<
+  Pick<TokenHandlerOptions, 'uri' | 'allowedOrigins' | 'origin' | 'fetch' | 'headers' | 'documents' | 'loginThrottle'>
+> {
   /**
    * What the handler lacks to work (`uri`, `secret`), or has beside `upstream` that it would not use, in words for
    * the developer; `undefined` when nothing. Each request fails with it.
    */
   readonly misconfigured: string | undefined;
-  /** Not set with `transport` (or when the handler is misconfigured). */
-  readonly uri: string | undefined;
   /** `upstream`: the app's own transport (or a function of the request that makes it), in place of `uri`'s. */
   readonly transport: TokenHandlerOptions['upstream'];
   /** The secret, or 32 zero bytes when none was set (the handler is then misconfigured and serves nothing). */
   readonly secret: Secrets;
   readonly basePath: string;
-  readonly allowedOrigins: readonly string[] | undefined;
-  readonly origin: string | readonly string[] | undefined;
   /** Whether a proxy the handler trusts sets `X-Forwarded-For`, `X-Forwarded-Host` and `X-Forwarded-Proto`. */
   readonly trustProxy: boolean;
   /** What `createSessionCookie` makes the session cookie of. */
@@ -40,12 +40,8 @@ export interface HandlerConfig {
   readonly minTokenLife: number;
   /** How long an upstream call may take, in ms. */
   readonly timeout: number;
-  readonly fetch: typeof fetch | undefined;
-  readonly headers: Record<string, string> | undefined;
-  readonly documents: GraphQLTransportOptions['documents'];
   /** The sign-in doors of `signIns`, by name, each document read and checked once. */
   readonly signIns: ReadonlyMap<string, SignInDoor>;
-  readonly loginThrottle: LoginThrottle | undefined;
   /** `onError`, made safe: it is always given an `Error`, and a logger that throws is ignored. */
   readonly report: (error: unknown) => void;
   readonly now: () => number;
@@ -67,13 +63,11 @@ export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig 
   const { name, secure = true, sameSite = 'Strict', maxAge = 2_592_000 } = options.cookie ?? {};
   const secret = options.secret ?? new Uint8Array(32);
   return {
+    ...options,
     misconfigured: readMisconfiguration(options),
-    uri: options.uri,
     transport: options.upstream,
     secret,
     basePath,
-    allowedOrigins: options.allowedOrigins,
-    origin: options.origin,
     trustProxy: options.trustProxy ?? false,
     sessionCookie: {
       name: name ?? (secure ? '__Host-token-pair' : 'token-pair'),
@@ -87,11 +81,7 @@ export function readHandlerOptions(options: TokenHandlerOptions): HandlerConfig 
     graceTime,
     minTokenLife,
     timeout,
-    fetch: options.fetch,
-    headers: options.headers,
-    documents: options.documents,
     signIns: readSignIns(options.signIns),
-    loginThrottle: options.loginThrottle,
     report: (error) => {
       try {
         options.onError?.(error instanceof Error ? error : new Error(String(error)));

@@ -1,4 +1,4 @@
-import type { CookieSession } from './Outcome';
+import { type CookieSession, fromCookieSession, type HandlerSession, toCookieSession } from './HandlerSession';
 import { createCookieSealer, type Secrets } from './sealCookie';
 
 /** Options of {@link createSessionCookie}. */
@@ -13,7 +13,7 @@ export interface SessionCookieOptions {
 /** The session cookie of one request, opened. */
 export type OpenedCookie =
   /** The cookie's value as sent (chunks joined), its session, and whether an older secret sealed it. */
-  | { readonly value: string; readonly session: CookieSession; readonly stale: boolean }
+  | { readonly value: string; readonly session: HandlerSession; readonly stale: boolean }
   /** A cookie that does not open: altered, sealed with a secret off the ring, sent twice, or too large. */
   | { readonly value: string; readonly session?: undefined };
 
@@ -27,7 +27,7 @@ export interface SessionCookie {
    * The `Set-Cookie` values that store `session`, clearing chunks of the request's cookie it no longer needs;
    * `undefined` when it does not fit in {@link MAX_CHUNKS} browser cookies.
    */
-  write(session: CookieSession, headers: Headers): Promise<string[] | undefined>;
+  write(session: HandlerSession, headers: Headers): Promise<string[] | undefined>;
   /** The `Set-Cookie` values that clear the cookie, and every chunk of it the request sent. */
   clear(headers: Headers): string[];
 }
@@ -65,14 +65,14 @@ export function createSessionCookie({ name, secret, secure, sameSite, now }: Ses
   function value(headers: Headers): string | undefined {
     const pairs = sent(headers);
     if (!pairs.length) return undefined;
-    const names = new Set(pairs.map(([key]) => key));
+    const values = new Map(pairs);
+    const whole = values.get(name);
     // Sent twice, or both whole and in chunks: nothing to choose between.
-    if (names.size !== pairs.length || (names.has(name) && names.size > 1)) return '';
-    if (names.has(name)) return pairs[0]![1].length + name.length > COOKIE_BYTES ? '' : pairs[0]![1];
+    if (values.size !== pairs.length || (whole !== undefined && values.size > 1)) return '';
+    if (whole !== undefined) return whole.length + name.length > COOKIE_BYTES ? '' : whole;
     const parts: string[] = [];
-    for (let index = 0; index < MAX_CHUNKS && names.has(chunk(index)); index++)
-      parts.push(pairs.find(([key]) => key === chunk(index))![1]);
-    return parts.length === names.size && parts.every((part) => part.length <= chunkSize) ? parts.join('') : '';
+    for (let index = 0; index < MAX_CHUNKS && values.has(chunk(index)); index++) parts.push(values.get(chunk(index))!);
+    return parts.length === values.size && parts.every((part) => part.length <= chunkSize) ? parts.join('') : '';
   }
 
   return {
@@ -82,23 +82,29 @@ export function createSessionCookie({ name, secret, secure, sameSite, now }: Ses
       if (text === undefined) return null;
       const opened = await sealer.open<CookieSession>(text);
       if (!opened || typeof opened.value?.r !== 'string') return { value: text };
-      return { value: text, session: opened.value, stale: opened.stale };
+      return { value: text, session: fromCookieSession(opened.value), stale: opened.stale };
     },
     async write(session, headers) {
-      const sealed = await sealer.seal(session);
-      const life = `Max-Age=${Math.max(0, Math.floor((session.e - now()) / 1000))}; ${attributes}`;
-      const stale = sent(headers).map(([key]) => key);
-      if (name.length + 1 + sealed.length <= COOKIE_BYTES) {
-        return [`${name}=${sealed}; ${life}`, ...stale.filter((key) => key !== name).map(cleared)];
-      }
+      const sealed = await sealer.seal(toCookieSession(session));
+      const life = `Max-Age=${Math.max(0, Math.floor((session.refreshExpiresAt - now()) / 1000))}; ${attributes}`;
+      // The cookies that hold it, by name: one whole, or chunks.
       const count = Math.ceil(sealed.length / chunkSize);
-      if (count > MAX_CHUNKS) return undefined;
-      const chunks = Array.from(
-        { length: count },
-        (_, index) => `${chunk(index)}=${sealed.slice(index * chunkSize, (index + 1) * chunkSize)}; ${life}`,
-      );
-      const kept = new Set(Array.from({ length: count }, (_, index) => chunk(index)));
-      return [...chunks, ...stale.filter((key) => !kept.has(key)).map(cleared)];
+      const parts: Array<[string, string]> =
+        name.length + 1 + sealed.length <= COOKIE_BYTES
+          ? [[name, sealed]]
+          : Array.from({ length: count }, (_, index) => [
+              chunk(index),
+              sealed.slice(index * chunkSize, (index + 1) * chunkSize),
+            ]);
+      if (parts.length > MAX_CHUNKS) return undefined;
+      const kept = new Set(parts.map(([key]) => key));
+      return [
+        ...parts.map(([key, part]) => `${key}=${part}; ${life}`),
+        ...sent(headers)
+          .map(([key]) => key)
+          .filter((key) => !kept.has(key))
+          .map(cleared),
+      ];
     },
     clear(headers) {
       return [...new Set([name, ...sent(headers).map(([key]) => key)])].map(cleared);

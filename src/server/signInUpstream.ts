@@ -3,7 +3,7 @@ import { type BeginCookieSessionOptions, beginCookieSession } from './beginCooki
 import { getClientAddress } from './clientAddress';
 import type { LoginThrottleGate } from './createLoginThrottleGate';
 import { pairOf } from './createRotator';
-import { jsonResponse as json } from './jsonResponse';
+import { errorResponse, jsonResponse as json } from './jsonResponse';
 import type { LoginAttempt } from './LoginThrottle';
 import { type Outcome, refusal, UNAVAILABLE, unavailable } from './Outcome';
 import type { HandlerConfig } from './readHandlerOptions';
@@ -54,7 +54,7 @@ export async function signInUpstream(
     await gate.record(attempt, 'refused');
     // Apollo Server puts INTERNAL_SERVER_ERROR on every refusal thrown without a code: not the page's business.
     const code = error.code && error.code !== 'INTERNAL_SERVER_ERROR' ? error.code : 'INVALID_CREDENTIALS';
-    return json(401, { error: { code, message: error.errors[0]?.message || (refused ?? error.message) } });
+    return errorResponse(401, code, error.errors[0]?.message || (refused ?? error.message));
   }
   // A step that begins no session (a code sent, a second factor required) goes to the page as the upstream sent
   // it; one that holds a refresh token is a broken pair, and never leaves the server.
@@ -74,5 +74,5 @@ export async function signInUpstream(
   const begun = await beginCookieSession(options, request, { pair, user: (answer as { user?: unknown }).user });
   if ('outcome' in begun) return refuse(begun.outcome);
   const { session, cookies } = begun;
-  return json(200, { accessToken: session.a, user: session.u ?? null, age: 0 }, cookies);
+  return json(200, { accessToken: session.accessToken, user: session.user ?? null, age: 0 }, cookies);
 }

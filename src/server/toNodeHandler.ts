@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { peerAddresses } from './clientAddress';
-import { BODY_LIMIT } from './readBody';
+import { BODY_LIMIT, PAYLOAD_TOO_LARGE } from './readBody';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
@@ -45,18 +45,12 @@ export function toNodeHandler(
       if (next && handler.basePath && !url.pathname.startsWith(`${handler.basePath}/`)) return next();
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
-        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
-          headers.append(name, item);
+        for (const item of [value ?? []].flat()) headers.append(name, item);
       }
       const tooLarge = () => {
         // Answered before the rest is read; the connection goes, so nothing more of it is taken in.
         res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-        res.end(
-          JSON.stringify({
-            error: { code: 'PAYLOAD_TOO_LARGE', message: `The body must be at most ${BODY_LIMIT} bytes.` },
-          }),
-          () => req.destroy(),
-        );
+        res.end(JSON.stringify({ error: PAYLOAD_TOO_LARGE }), () => req.destroy());
       };
       if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge();
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readNodeBody(req);

@@ -2,11 +2,13 @@ import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthRejectedError, type TokenAuthTransport } from '../../src';
 import { REFUSALS } from '../../src/internal';
-import type { CookieSession, Outcome } from '../../src/server/Outcome';
+import type { CookieSession, HandlerSession } from '../../src/server/HandlerSession';
+import type { KeptOutcome, Outcome } from '../../src/server/Outcome';
 import { createMemoryRotationCache, type RotationCache } from '../../src/server/RotationCache';
 import { createRedisRotationCache } from '../../src/server/createRedisRotationCache';
 import { createRotator, keyOf, type Rotator } from '../../src/server/createRotator';
 import { createTokenHandler } from '../../src/server/createTokenHandler';
+import { createCookieSealer } from '../../src/server/sealCookie';
 import { APP, expectRenewedUpstream, openHandlerTab, tabStatuses } from '../helpers/handlerTabs';
 import { startDemoServer, useCleanups } from '../helpers/overHttp';
 import { freePort, startRedisServer, stopRedisServer } from '../helpers/redisProcess';
@@ -16,7 +18,13 @@ const cleanups = useCleanups();
 const TIMEOUT = 3000;
 const GRACE = 10_000;
 const LIFE = 30 * 24 * 3600_000;
-const session: CookieSession = { r: 'r1', a: 'a1', t: 0, e: LIFE, u: { id: 'u_1' } };
+const session: HandlerSession = {
+  refreshToken: 'r1',
+  accessToken: 'a1',
+  receivedAt: 0,
+  refreshExpiresAt: LIFE,
+  user: { id: 'u_1' },
+};
 const signal = new AbortController().signal;
 
 /**
@@ -72,7 +80,15 @@ describe('createRotator', () => {
     const later = await there.rotate(session, transport, signal);
 
     expect(refresh).toHaveBeenCalledTimes(1);
-    const renewed = { session: { ...session, r: 'r2', a: 'a2', t: Date.now(), e: Date.now() + LIFE } };
+    const renewed = {
+      session: {
+        ...session,
+        refreshToken: 'r2',
+        accessToken: 'a2',
+        receivedAt: Date.now(),
+        refreshExpiresAt: Date.now() + LIFE,
+      },
+    };
     expect(answers).toEqual([renewed, renewed]);
     expect(later).toEqual(renewed);
   });
@@ -83,7 +99,7 @@ describe('createRotator', () => {
     await rotator.rotate(session, renewing().transport, signal);
     const key = await keyOf(session);
     await pass(GRACE - 1);
-    expect(await rotator.newest(key)).toMatchObject({ session: { r: 'r2' } });
+    expect(await rotator.newest(key)).toMatchObject({ session: { refreshToken: 'r2' } });
     await pass(1);
     expect(await rotator.newest(key)).toBeUndefined();
   });
@@ -92,8 +108,10 @@ describe('createRotator', () => {
     const rotator = instance(createMemoryRotationCache());
     const { transport } = renewing();
     const first = await rotator.rotate(session, transport, signal);
-    await rotator.rotate((first as { session: CookieSession }).session, transport, signal);
-    expect(await rotator.newest(await keyOf(session))).toMatchObject({ session: { r: 'r3', a: 'a3' } });
+    await rotator.rotate((first as { session: HandlerSession }).session, transport, signal);
+    expect(await rotator.newest(await keyOf(session))).toMatchObject({
+      session: { refreshToken: 'r3', accessToken: 'a3' },
+    });
   });
 
   it('claims a rotation for a second longer than the upstream call it guards', async () => {
@@ -104,12 +122,21 @@ describe('createRotator', () => {
     expect(ttls).toEqual([TIMEOUT + 1000]);
   });
 
-  it.each<[string, unknown, Partial<CookieSession>, Outcome]>([
+  it.each<[string, unknown, Partial<HandlerSession>, Outcome]>([
     [
       'an answer without a refresh token: the token sent is kept, marked as not rotated',
       { accessToken: 'a2' },
       {},
-      { session: { ...session, r: 'r1', a: 'a2', k: 1, t: 1_000_000, e: 1_000_000 + LIFE } },
+      {
+        session: {
+          ...session,
+          refreshToken: 'r1',
+          accessToken: 'a2',
+          refreshTokenKept: true,
+          receivedAt: 1_000_000,
+          refreshExpiresAt: 1_000_000 + LIFE,
+        },
+      },
     ],
     [
       'an answer without an access token: the session is over',
@@ -130,7 +157,7 @@ describe('createRotator', () => {
       'an uncertain refusal, the first: no verdict, the cookie counts it',
       new AuthRejectedError('no', 'refreshToken', [], { uncertain: true }),
       undefined,
-      { status: 503, keep: { ...session, n: 1 } },
+      { status: 503, keep: { ...session, uncertainRefusals: 1 } },
     ],
     [
       `an uncertain refusal, the last of ${REFUSALS} in a row: revoked`,
@@ -143,7 +170,7 @@ describe('createRotator', () => {
     const transport = {
       refresh: () => Promise.reject(error),
     } as unknown as TokenAuthTransport;
-    const presented = { ...session, ...(strikes !== undefined && { n: strikes }) };
+    const presented = { ...session, ...(strikes !== undefined && { uncertainRefusals: strikes }) };
     expect(await instance(createMemoryRotationCache()).rotate(presented, transport, signal)).toMatchObject(outcome);
   });
 
@@ -152,7 +179,7 @@ describe('createRotator', () => {
     const failing = { refresh: () => Promise.reject(new TypeError('fetch failed')) } as unknown as TokenAuthTransport;
     expect(await rotator.rotate(session, failing, signal)).toMatchObject({ status: 503 });
     const { transport, refresh } = renewing();
-    expect(await rotator.rotate(session, transport, signal)).toMatchObject({ session: { r: 'r2' } });
+    expect(await rotator.rotate(session, transport, signal)).toMatchObject({ session: { refreshToken: 'r2' } });
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 
@@ -171,7 +198,7 @@ describe('createRotator', () => {
     first.calls[0]!.fail(new TypeError('fetch failed'));
     expect(await failing).toMatchObject({ status: 503 });
     await pass(25);
-    expect(await waiting).toMatchObject({ session: { r: 'r2' } });
+    expect(await waiting).toMatchObject({ session: { refreshToken: 'r2' } });
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -239,7 +266,7 @@ describe('createRotator', () => {
     const [here, there] = [instance(cache, report), instance(inner)];
     const renewed = await here.rotate(session, renewing().transport, signal);
     const key = await keyOf(session);
-    expect(renewed).toMatchObject({ session: { r: 'r2' } });
+    expect(renewed).toMatchObject({ session: { refreshToken: 'r2' } });
     expect(report).toHaveBeenCalled();
     expect(await here.newest(key)).toEqual(renewed);
     expect(await there.newest(key)).toBeUndefined();
@@ -259,7 +286,7 @@ describe('createRotator', () => {
     await here.refuse(key);
     expect(await there.refused(key)).toBe(true);
 
-    const other = { ...session, r: 'other' };
+    const other = { ...session, refreshToken: 'other' };
     const otherKey = await keyOf(other);
     const hanging = upstream();
     void here.rotate(other, hanging.transport, signal);
@@ -269,14 +296,56 @@ describe('createRotator', () => {
   });
 });
 
+// Each outcome as the rotation cache's seal holds it (a session in one-letter fields), and as the handler's logic
+// reads it. Every version of the handler seals outcomes so: instances of two versions share the cache in a deploy.
+const keptOutcomes: Array<[string, KeptOutcome<CookieSession>, KeptOutcome]> = [
+  [
+    'a renewal',
+    { session: { r: 'r2', a: 'a2', u: { id: 'u_1' }, t: 5, e: 5 + LIFE, k: 1 } },
+    {
+      session: {
+        refreshToken: 'r2',
+        accessToken: 'a2',
+        user: { id: 'u_1' },
+        receivedAt: 5,
+        refreshExpiresAt: 5 + LIFE,
+        refreshTokenKept: true,
+      },
+    },
+  ],
+  [
+    'a logout replaced by a sign-in',
+    { status: 401, error: { code: 'SESSION_ENDED', message: 'ended' }, replaced: true },
+    { status: 401, error: { code: 'SESSION_ENDED', message: 'ended' }, replaced: true },
+  ],
+];
+
+describe('the outcomes the rotation cache keeps, sealed', () => {
+  const sealer = createCookieSealer(SECRET, 'rotation');
+
+  it.each(keptOutcomes)('opens %s as every version seals it', async (_name, sealed, outcome) => {
+    const cache = createMemoryRotationCache();
+    const key = await keyOf(session);
+    await cache.put(key, await sealer.seal(sealed), GRACE);
+    expect(await instance(cache).newest(key)).toEqual(outcome);
+  });
+
+  it.each(keptOutcomes)('seals %s as every version opens it', async (_name, sealed, outcome) => {
+    const cache = createMemoryRotationCache();
+    const key = await keyOf(session);
+    expect(await instance(cache).keep(key, outcome, GRACE)).toBe(true);
+    expect((await sealer.open(String(await cache.get(key))))?.value).toStrictEqual(sealed);
+  });
+});
+
 describe('keyOf', () => {
   it('names a pair by its refresh token, and a pair whose refresh token did not rotate by both its tokens', async () => {
-    const rotated = await keyOf({ r: 'r', a: 'a1' });
+    const rotated = await keyOf({ refreshToken: 'r', accessToken: 'a1' });
     expect(rotated).toMatch(/^[0-9a-f]{64}$/);
-    expect(await keyOf({ r: 'r', a: 'a2' })).toBe(rotated);
-    const kept = await keyOf({ r: 'r', a: 'a1', k: 1 });
+    expect(await keyOf({ refreshToken: 'r', accessToken: 'a2' })).toBe(rotated);
+    const kept = await keyOf({ refreshToken: 'r', accessToken: 'a1', refreshTokenKept: true });
     expect(kept).not.toBe(rotated);
-    expect(await keyOf({ r: 'r', a: 'a2', k: 1 })).not.toBe(kept);
+    expect(await keyOf({ refreshToken: 'r', accessToken: 'a2', refreshTokenKept: true })).not.toBe(kept);
   });
 });
 
