@@ -1,8 +1,7 @@
 import type { Client, FormattedExecutionResult, Sink, SubscribePayload } from 'graphql-ws';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { SessionEndedError, TokenRefusedError, type Clock, type TokenAuth } from '../index';
+import { isTokenExpiredError, SessionEndedError, TokenRefusedError, type Clock, type TokenAuth } from '../index';
 import { getTokenAuthInternals } from '../internal';
-import { graphQLErrorCode, type GraphQLErrorLike } from '../shared/graphQLErrorCode';
 import { isRefusal } from './isRefusal';
 import { freshUntil, type Renewal } from './Renewal';
 
@@ -60,15 +59,13 @@ export function createResumableSubscription(
 ): ResumableSubscription {
   const { auth, running, clock } = host;
   const { operationName, variables } = payload;
-  // Whether the errors say the token expired: as the app's `isTokenExpiredError` given to `createTokenAuth` reads
-  // them if there is one (it receives a `CombinedGraphQLErrors`, and in place of the operation the subscription's
-  // `operationName` and `variables`), `TOKEN_EXPIRED` otherwise.
-  const isExpired = getTokenAuthInternals(auth)?.isTokenExpiredError;
+  // Whether the errors say the token expired, as the app's `isTokenExpiredError` given to `createTokenAuth` reads
+  // them (`TOKEN_EXPIRED` by default): it receives a `CombinedGraphQLErrors`, and in place of the operation the
+  // subscription's `operationName` and `variables`.
+  const isExpired = getTokenAuthInternals(auth)?.isTokenExpiredError ?? isTokenExpiredError;
   const expired = (errors: unknown) =>
-    isExpired
-      ? Array.isArray(errors) &&
-        isExpired(new CombinedGraphQLErrors({ errors }, errors), { operationName, variables } as never)
-      : hasExpiredToken(errors);
+    Array.isArray(errors) &&
+    isExpired(new CombinedGraphQLErrors({ errors }, errors), { operationName, variables } as never);
   const subscription: ResumableSubscription = { end, again };
   // Resumes in a row with no event between.
   let attempts = 0;
@@ -175,8 +172,4 @@ export function createResumableSubscription(
     host.replaceConnection(resume.refusedToken);
     leave = open();
   }
-}
-
-function hasExpiredToken(errors: unknown): boolean {
-  return Array.isArray(errors) && errors.some((error: GraphQLErrorLike) => graphQLErrorCode(error) === 'TOKEN_EXPIRED');
 }
