@@ -6,7 +6,7 @@ import {
   type ResumableSubscriptionHost,
   type Result,
 } from './createResumableSubscription';
-import { guardSend, type WebSocketClass } from './guardSend';
+import { guardSend, OPEN, type WebSocketClass } from './guardSend';
 import { isRefusal } from './isRefusal';
 import { iterate } from './iterate';
 
@@ -48,8 +48,6 @@ interface Socket {
   readonly readyState: number;
   close(code: number, reason: string): void;
 }
-
-const OPEN = 1;
 
 /**
  * A graphql-ws client whose subscriptions follow the session: hand it to `new GraphQLWsLink(client)`.
