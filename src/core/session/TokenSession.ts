@@ -1,9 +1,9 @@
 import type { AdoptedPair, AnyVariables } from '../transports/SignInDocuments';
 import type { SignInResult } from './SignInResult';
-import type { Live } from './SessionRecord';
+import type { SentToken } from './SessionRecord';
 import type { TokenAuthEvent, TokenAuthEventBody } from './TokenAuthEvent';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
-export type { Epoch, Live } from './SessionRecord';
+export type { Epoch, SentToken } from './SessionRecord';
 
 /**
  * The token state that the links, the timer and the React binding share: the pair, the single in-flight
@@ -74,14 +74,14 @@ export interface TokenSession {
    * token that is still valid is used even while a refresh is out: only a dead one waits.
    * @internal Used by the links.
    */
-  current(): Live | null | Promise<Live | null>;
+  current(): SentToken | null | Promise<SentToken | null>;
   /**
    * The session to replay with after an operation sent with `sent` was answered `TOKEN_EXPIRED` (or
    * unauthenticated): the pair that replaced it already, or the one the single refresh brings. Never one of
    * another epoch: an operation does not run as another user.
    * @internal Used by the links.
    */
-  recover(sent: Live | undefined): Promise<Live>;
+  recover(sent: SentToken | undefined): Promise<SentToken>;
   /**
    * Whether an operation sent with `sent` and refused with `failure` (an error that may mean the session is dead,
    * but says nothing for sure) should be replayed: the session checks itself with a refresh when the failure is
@@ -89,7 +89,7 @@ export interface TokenSession {
    * (pass the failure on); rejects with `SessionEndedError` when the refresh was refused: the session was dead.
    * @internal Used by the links.
    */
-  check(sent: Live | undefined, failure: string): Promise<boolean>;
+  check(sent: SentToken | undefined, failure: string): Promise<boolean>;
   /**
    * Stops the timer and every listener, and aborts an auth call in flight, so that a process can exit. A refresh
    * already sent is the exception on a store that outlives the process: the server has spent its refresh token,

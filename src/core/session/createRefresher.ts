@@ -8,7 +8,7 @@ import { isUncertainRefusal, judgeRefreshFailure } from './judgeRefreshFailure';
 import { afterJoin, beforeJoin } from './operationWait';
 import type { RefresherHost } from './RefresherHost';
 import { REFRESH_TRIGGERS, type RefreshTrigger } from './refreshTriggers';
-import { createRecord, stateOf, timeSeenPair, type Live, type SessionRecord } from './SessionRecord';
+import { createRecord, stateOf, timeSeenPair, type SentToken, type SessionRecord } from './SessionRecord';
 import { getOperationWait } from './sessionLimits';
 import { keptRefreshToken } from './sessionMode';
 import type { RefreshEvent } from './TokenAuthOptions';
@@ -19,7 +19,7 @@ export interface Refresher {
    * Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch; for an operation,
    * what it goes out with, its wait counted from `since`.
    */
-  renew(from: SessionRecord, trigger: RefreshTrigger, since?: number): Promise<Live>;
+  renew(from: SessionRecord, trigger: RefreshTrigger, since?: number): Promise<SentToken>;
   /** Arms the proactive timer for a record that just became live, or stops it (none, or disposed). */
   schedule(record: SessionRecord | null): void;
   /** The app came back to the foreground or online: a refresh or retry that came due meanwhile goes now. */
@@ -44,7 +44,7 @@ export function createRefresher(host: RefresherHost): Refresher {
 
   // Whatever it joins, an operation's wait ends by `operationWait` after `since`: a pair followed meanwhile may be
   // refused too, and the refresh of its replay can queue for a lock that a frozen tab holds.
-  async function renew(from: SessionRecord, trigger: RefreshTrigger, since = clock.now()): Promise<Live> {
+  async function renew(from: SessionRecord, trigger: RefreshTrigger, since = clock.now()): Promise<SentToken> {
     const kind = REFRESH_TRIGGERS[trigger];
     let patient = kind.operation;
     for (;;) {
