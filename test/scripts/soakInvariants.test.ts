@@ -411,7 +411,7 @@ describe('the soak checker', () => {
     expect(failing(journal)).toEqual(['heap']);
   });
 
-  it("weighs a heap snapshot's own objects, not V8's code, internals or shapes", () => {
+  it("weighs a heap snapshot's own objects, not V8's code, internals or shapes, nor what DevTools keeps for the soak", () => {
     const types = [
       'hidden',
       'array',
@@ -429,7 +429,8 @@ describe('the soak checker', () => {
       'bigint',
       'object shape',
     ];
-    const node = (type: string, size: number) => [types.indexOf(type), 0, 1, size, 0, 0, 0];
+    const strings = ['', 'blink::NetworkResourcesData::ResourceData'];
+    const node = (type: string, size: number, name = 0) => [types.indexOf(type), name, 1, size, 0, 0, 0];
     const snapshot = (extra: number[][]): Snapshot => ({
       snapshot: {
         meta: {
@@ -449,12 +450,14 @@ describe('the soak checker', () => {
         ...extra,
       ].flat(),
       edges: [],
-      strings: [''],
+      strings,
     });
     expect(jsObjectBytes(snapshot([]))).toBe(352);
     // V8 compiling and re-optimising: the same page's objects.
     expect(jsObjectBytes(snapshot([node('code', 5e5), node('hidden', 3e5), node('object shape', 1e5)]))).toBe(352);
     expect(jsObjectBytes(snapshot([node('object', 48), node('array', 16)]))).toBe(416);
+    // What DevTools keeps of each request for the soak's Network.enable: not the page's.
+    expect(jsObjectBytes(snapshot([node('native', 4096, 1)]))).toBe(352);
   });
 });
 
