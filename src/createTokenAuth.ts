@@ -1,31 +1,29 @@
 import { ApolloLink } from '@apollo/client';
-import type { TokenAuthEvent } from './core/session/TokenAuthEvent';
 import type { TokenAuthOptions } from './core/session/TokenAuthOptions';
-import type { TokenAuthState, TokenUser } from './core/session/TokenAuthState';
 import type { SignInResult } from './core/session/SignInResult';
-import type { AdoptedPair, SignInDocuments, SignInNext, SignInVariables } from './core/transports/SignInDocuments';
+import type { TokenSession } from './core/session/TokenSession';
+import type { SignInDocuments, SignInNext, SignInVariables } from './core/transports/SignInDocuments';
 import { createTokenSession } from './core/session/createTokenSession';
 import { systemClock } from './core/environment/Clock';
 import { TokenAuthLink } from './link/TokenAuthLink';
 import { setTokenAuthInternals } from './core/session/tokenAuthInternals';
 import { TokenExpiredLink } from './link/TokenExpiredLink';
 
+/** The members of the session that only the links use. */
+type LinkMembers = 'emit' | 'current' | 'recover' | 'check';
+
 /**
  * A session for one token pair, and the Apollo link that uses it. See {@link createTokenAuth}. `Doors`, the type
  * of its `signIns`, types {@link TokenAuth.signIn}.
+ *
+ * @interface
  */
-export interface TokenAuth<Doors extends SignInDocuments = SignInDocuments> {
+export type TokenAuth<Doors extends SignInDocuments = SignInDocuments> = Omit<TokenSession, LinkMembers | 'signIn'> & {
   /**
    * Put it before your terminating link: `ApolloLink.from([auth.link, new HttpLink({ uri })])`. It attaches
    * the access token and replays a `TOKEN_EXPIRED` operation once after a refresh.
    */
   readonly link: ApolloLink;
-  /**
-   * Logs in and starts a new session, replacing any other (whose newest pair is revoked on the service).
-   * @throws `AuthRejectedError` for bad credentials; `AuthRequestError` when the service could not be reached or
-   * answered something malformed. Nothing is stored then, and the failure shows as `error` in the state.
-   */
-  login(email: string, password: string): Promise<{ user: TokenUser }>;
   /**
    * Runs the sign-in door `name` of the `signIns` option (behind a token handler, of `createTokenHandler`'s):
    * sign-up, a one-time code, a second factor, a social ID token.
@@ -55,62 +53,7 @@ export interface TokenAuth<Doors extends SignInDocuments = SignInDocuments> {
     name: Name,
     variables?: SignInVariables<Doors[Name]>,
   ): Promise<SignInResult<SignInNext<Doors[Name]>>>;
-  /**
-   * Begins a session from a pair the app already holds: an invitation link, a native SDK, a migration from
-   * another library. `user` is what the app knows of the user (else the access token's claims say).
-   *
-   * @remarks
-   * It sends no request while the access token is alive. A dead one is renewed at once, by the ordinary rules
-   * (its refresh token spent once): it resolves when the renewed pair is in use, and rejects as `refresh()` does
-   * when it is not. The session begins as at `login`. A malformed pair rejects with a `TypeError` that says what
-   * is wrong, and the current session stays. Behind a token handler the page never holds a refresh token: hand
-   * the pair to the handler on your server (`handler.adopt`).
-   */
-  adopt(pair: AdoptedPair, user?: Partial<Pick<TokenUser, 'id' | 'email' | 'role'>>): Promise<{ user: TokenUser }>;
-  /**
-   * Ends the session at once on this client, then revokes its newest pair on the server. Resolves even when the
-   * server cannot be reached (that failure goes to `onError`). Concurrent calls send one request.
-   */
-  logout(): Promise<void>;
-  /**
-   * Renews the pair now; concurrent callers, operations and the proactive timer share one request.
-   * @throws `SessionEndedError` when there is no session or the service refused the refresh token;
-   * `AuthRequestError` for a failure without a verdict (the session is kept and the refresh retried).
-   * @param trigger What asked, as `onRefresh` reports it: `manual` (the default), or `socket` for a subscription
-   * client whose token the server refused (what `./ws` passes).
-   */
-  refresh(trigger?: 'manual' | 'socket'): Promise<void>;
-  /** The current state; the same object until the next change, as `useSyncExternalStore` needs. */
-  getState(): TokenAuthState;
-  /** The state the session started in: the server snapshot for hydration. */
-  getInitialState(): TokenAuthState;
-  /** Calls `listener` after every state change; returns the function that stops it. */
-  subscribe(listener: () => void): () => void;
-  /**
-   * Calls `observer` with what the session does, for a timeline or a log: logins, refreshes with their trigger,
-   * outcome and duration, waits, pairs followed from other tabs, operations held and replayed, the end of a
-   * session and failures nobody awaits (see {@link TokenAuthEvent}). It gets the last 100 events at once, oldest
-   * first, then each new one as it happens. Returns the function that stops it. No event carries a token.
-   * `logTokenAuth` prints them in words, and `TokenAuthDevtools` (`apollo-link-token-pair/devtools`) shows them.
-   *
-   * @example Log a session's life
-   * ```ts
-   * const auth = createTokenAuth({ uri: '/graphql' });
-   * auth.observe((event) => console.debug('[auth]', event.type, event));
-   * ```
-   */
-  observe(observer: (event: TokenAuthEvent) => void): () => void;
-  /**
-   * The access token to send now, for transports outside Apollo: waits while the stored pair loads, and renews a
-   * token already dead by the local clock. `null` when nobody is logged in.
-   */
-  getAccessToken(): Promise<string | null>;
-  /**
-   * Stops the timer and every listener and aborts an auth call in flight, so a process exits; a refresh already
-   * sent finishes first (within `refreshTimeout`) and stores its pair, since the server has spent the old one.
-   */
-  dispose(): void;
-}
+};
 
 /**
  * Creates the client side of a JWT access/refresh token pair: a session that logs in, refreshes (once, however

@@ -106,6 +106,10 @@ export interface UserBrowserOptions {
   window?: { width: number; height: number };
 }
 
+// Chromium's helper processes outlive its main one by a moment and may still write to the profile while it is
+// removed (CI saw ENOTEMPTY), so its removal retries.
+const REMOVE_PROFILE = { recursive: true, force: true, maxRetries: 10, retryDelay: 100 } as const;
+
 /**
  * A Chromium that treats its pages as a user's browser does: their timers throttled and their renderers
  * backgrounded when hidden, the back/forward cache on. Driven by Playwright: evaluate, click, CDP sessions and
@@ -146,7 +150,7 @@ export class UserBrowser {
 
   private readonly killOnExit = () => {
     this.chromiumProcess.process.kill('SIGKILL');
-    rmSync(this.profile, { recursive: true, force: true });
+    rmSync(this.profile, REMOVE_PROFILE);
   };
 
   /** Starts Chromium with its DevTools on a free port and connects Playwright to it without its default overrides. */
@@ -172,7 +176,7 @@ export class UserBrowser {
       return new UserBrowser(browser, browser.contexts()[0]!, chromiumProcess, profile, windowSize);
     } catch (error) {
       await chromiumProcess.stop();
-      await rm(profile, { recursive: true, force: true });
+      await rm(profile, REMOVE_PROFILE);
       throw error;
     }
   }
@@ -226,7 +230,7 @@ export class UserBrowser {
     await this.browser.close().catch(() => {});
     process.off('exit', this.killOnExit);
     await this.chromiumProcess.stop();
-    await rm(this.profile, { recursive: true, force: true });
+    await rm(this.profile, REMOVE_PROFILE);
   }
 
   private async setWindowState(page: Page, windowState: 'minimized' | 'normal'): Promise<void> {

@@ -86,11 +86,15 @@ function meets(start: number, end: number, faults: readonly FaultRecord[], after
 /** The app whose session lives in its tabs only (examples/vite-spa on the broadcast store): no cookie restores it. */
 const SESSION_IN_TABS: AppName = 'vite-spa';
 
+/** Whether `fault` is `tab` closed (until it is opened again). */
+const isClosed = (fault: FaultRecord, tab: string) => fault.target === tab && fault.kind === 'close-reopen';
+
 /**
  * Whether `tab`, at `t`, was loading a page alone: in its own reload or reopen, with every other tab of its app
- * frozen by a fault or held by the soak (a heap snapshot). No tab can hand it the pair then, and a page that hears
- * none, with no tab holding the refresh lock, is signed out by design until one answers (docs/tabs-and-instances.md;
- * a frozen lock holder keeps it loading instead, restore.test.ts). Seed 1 at 1528.5 s: vite-spa#2 reloaded while #1
+ * frozen, away on another site or closed by a fault, or held by the soak (a heap snapshot). 2-hour run, seed 1, at
+ * 3089 s: vite-spa#3 reloaded while #1 and #2 were away on another site. No tab can hand it the pair then, and a
+ * page that hears none, with no tab holding the refresh lock, is signed out by design until one answers
+ * (docs/tabs-and-instances.md; a frozen lock holder keeps it loading instead, restore.test.ts). Seed 1 at 1528.5 s: vite-spa#2 reloaded while #1
  * was frozen and #3 was in a heap snapshot, showed the sign-in form for 0.3 s, and followed #3 when it came back.
  */
 function loadedAlone(journal: Journal, { tab, app }: { tab: string; app: AppName }, t: number): boolean {
@@ -107,8 +111,9 @@ function loadedAlone(journal: Journal, { tab, app }: { tab: string; app: AppName
     loading &&
     others.every(
       (other) =>
-        journal.faults.some(
-          (fault) => fault.target === other.tab && fault.kind.startsWith('frozen') && within(fault.start, endOf(fault)),
+        // Its page not running (frozen, asleep, away on another site: `stillsOf`), or closed.
+        [...stillsOf(journal, other.tab), ...journal.faults.filter((fault) => isClosed(fault, other.tab))].some(
+          (fault) => within(fault.start, endOf(fault)),
         ) || journal.pauses.some((pause) => pause.tab === other.tab && within(pause.start, pause.end)),
     )
   );

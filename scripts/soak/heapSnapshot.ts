@@ -30,7 +30,16 @@ const OWN = new Set([
   'bigint',
 ]);
 
-/** The self size of every object of the page's own (see {@link OWN}) in `snap`, in bytes. */
+/**
+ * What DevTools keeps for the soak's own `Network.enable` (a record of each request, about two per request): native
+ * nodes the page does not hold, which grow for as long as the soak watches the network.
+ */
+const DEVTOOLS = /^blink::NetworkResourcesData/;
+
+/**
+ * The self size of every object of the page's own (see {@link OWN}) in `snap`, in bytes, but what DevTools keeps
+ * for the soak ({@link DEVTOOLS}).
+ */
 export function jsObjectBytes(snap: Snapshot): number {
   const {
     node_fields: fields,
@@ -38,11 +47,13 @@ export function jsObjectBytes(snap: Snapshot): number {
   } = snap.snapshot.meta;
   const width = fields.length;
   const type = fields.indexOf('type');
+  const name = fields.indexOf('name');
   const size = fields.indexOf('self_size');
-  const own = types.map((name) => OWN.has(name));
+  const own = types.map((each) => OWN.has(each));
+  const devtools = snap.strings.map((each) => DEVTOOLS.test(each));
   let bytes = 0;
   for (let at = 0; at < snap.nodes.length; at += width)
-    if (own[snap.nodes[at + type]!]) bytes += snap.nodes[at + size]!;
+    if (own[snap.nodes[at + type]!] && !devtools[snap.nodes[at + name]!]) bytes += snap.nodes[at + size]!;
   return bytes;
 }
 

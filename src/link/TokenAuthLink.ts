@@ -4,7 +4,10 @@ import { CHAIN_PROBE_KEY, type ChainProbe } from './chainProbe';
 import { skipsTokenAuth } from './skipTokenAuth';
 import type { OperationEvent } from '../core/session/TokenAuthEvent';
 
-/** The token an attempt carries, and the session (epoch) it belongs to. */
+/**
+ * What an attempt goes out with: its access token, and the session (epoch) it belongs to. The part of the core's
+ * `SentToken` (src/core/session/SessionRecord.ts) that the links read; one name for both.
+ */
 export interface SentToken {
   readonly pair: { readonly accessToken: string };
   readonly epoch: object;

@@ -1,16 +1,14 @@
+import { createClient, type Client, type ClientOptions, type Sink, type SubscribePayload } from 'graphql-ws';
+import { getRetryDelay, SessionEndedError, systemClock, type Clock, type TokenAuth } from '../index';
 import {
-  createClient,
-  type Client,
-  type ClientOptions,
-  type FormattedExecutionResult,
-  type Sink,
-  type SubscribePayload,
-} from 'graphql-ws';
-import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { getRetryDelay, SessionEndedError, systemClock, TokenRefusedError, type Clock, type TokenAuth } from '../index';
-import { getTokenAuthInternals } from '../internal';
-import { guardSend, type WebSocketClass } from './guardSend';
-import { graphQLErrorCode, type GraphQLErrorLike } from '../shared/graphQLErrorCode';
+  createResumableSubscription,
+  type ResumableSubscription,
+  type ResumableSubscriptionHost,
+  type Result,
+} from './createResumableSubscription';
+import { guardSend, OPEN, type WebSocketClass } from './guardSend';
+import { isRefusal } from './isRefusal';
+import { iterate } from './iterate';
 
 /** Options of {@link createTokenAuthWsClient}: graphql-ws's own, and how the socket follows the session. */
 export interface TokenAuthWsClientOptions extends ClientOptions {
@@ -50,15 +48,6 @@ interface Socket {
   readonly readyState: number;
   close(code: number, reason: string): void;
 }
-
-type Result = FormattedExecutionResult<Record<string, unknown>, unknown>;
-type Outcome = { error: unknown } | undefined;
-
-const OPEN = 1;
-const REFUSED = [4401, 4403];
-// A token renewed for a subscription is fresh this long (or half its life, if shorter): refused meanwhile, it was
-// not an expiry.
-const FRESH = 5_000;
 
 /**
  * A graphql-ws client whose subscriptions follow the session: hand it to `new GraphQLWsLink(client)`.
@@ -103,8 +92,7 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     clock = systemClock,
     shouldRetry = () => true,
   } = options;
-  // Each running subscription's end; with `again`, it leaves its stream and subscribes again instead.
-  const running = new Set<(outcome: Outcome, again?: boolean) => void>();
+  const running = new Set<ResumableSubscription>();
   // Whose subscriptions run: `null` signed out, `undefined` while the session loads. Those started signed out or
   // loading carry on as the user who logs in or loads; a user's end with that user.
   let userId: string | null | undefined;
@@ -112,7 +100,6 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   let opening: Socket | undefined;
   // Ends graphql-ws's wait before its next attempt.
   let wake = noop;
-  const isExpired = getTokenAuthInternals(auth)?.isTokenExpiredError;
   const webSocketImpl = (options.webSocketImpl ?? globalThis.WebSocket) as WebSocketClass | undefined;
 
   const client = createClient({
@@ -141,9 +128,21 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       if (token === undefined) socket?.close(4401, 'No access token');
       return token ? { ...params, authorization: `Bearer ${token}` } : params;
     },
-    // A refused token is refreshed and the subscription resumed here, never retried as it was.
+    // A refused token is refreshed and the subscription resumed (createResumableSubscription), never retried as it was.
     shouldRetry: (event) => !isRefusal(event) && shouldRetry(event),
   });
+  const host: ResumableSubscriptionHost = {
+    client,
+    auth,
+    running,
+    attempts: authRetryAttempts,
+    delayFor: typeof authRetryDelay === 'number' ? () => authRetryDelay : authRetryDelay,
+    clock,
+    connectionToken: () => connection?.token,
+    replaceConnection(token) {
+      if (connection?.socket && connection.token === token) restart(connection.socket);
+    },
+  };
   client.on('opened', (socket) => (opening = socket as Socket));
   client.on('connected', (socket) => {
     if (connection) connection.socket = socket as Socket;
@@ -163,11 +162,14 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
       connection = undefined;
       if (opening) restart(opening);
       // Synchronous with the state change (`logout()` publishes it before it awaits anything), so no event of the
-      // previous user's streams gets through after it. Signed out, they end. Another user's login leaves them and
-      // subscribes again, on the socket that reconnects with that user's token: the screen that shows them is
+      // previous user's streams gets through after it. Signed out, they end. Another user's login has them
+      // subscribe again, on the socket that reconnects with that user's token: the screen that shows them is
       // still mounted, and would otherwise stay ended until remounted.
       const ended = SessionEndedError.is(error) ? error : new SessionEndedError('logout');
-      for (const end of running) end({ error: ended }, !!next);
+      for (const subscription of running) {
+        if (next) subscription.again();
+        else subscription.end({ error: ended });
+      }
     }
     userId = next;
     reauthenticate();
@@ -185,115 +187,18 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
   }
 
   function subscribe(payload: SubscribePayload, sink: Sink<Result>): () => void {
-    const { operationName, variables } = payload;
-    const expired = (errors: unknown) =>
-      isExpired
-        ? Array.isArray(errors) &&
-          isExpired(new CombinedGraphQLErrors({ errors }, errors), { operationName, variables } as never)
-        : hasExpiredToken(errors);
-    let attempts = 0;
-    let leave = noop;
-    let timer: unknown;
-    // The token the last resume renewed, and until when a refusal of it means the server refuses fresh tokens.
-    let renewed: { token: string | null; until: number } | undefined;
-
-    // With `again` (another user signed in), it leaves the stream and subscribes again instead of ending.
-    const end = (outcome: Outcome, again?: boolean) => {
-      clock.clearTimeout(timer);
-      leave();
-      if (again) return ((attempts = 0), start());
-      if (!running.delete(end)) return;
-      if (outcome) sink.error(outcome.error);
-      else sink.complete();
-    };
-
-    const start = () => {
-      let left = false;
-      const dispose = client.subscribe(payload, {
-        next(result) {
-          if (left) return;
-          if (!expired(result.errors)) {
-            attempts = 0;
-            renewed = undefined;
-            return sink.next(result);
-          }
-          void resume(result.errors);
-        },
-        error(error) {
-          if (left) return;
-          if (isRefusal(error) || expired(error)) void resume(error);
-          else end({ error });
-        },
-        complete() {
-          if (!left) end(undefined);
-        },
-      });
-      leave = () => {
-        left = true;
-        // Not at once: a `complete` for this id may be on its way in the same read (it follows a result with
-        // TOKEN_EXPIRED), and graphql-ws counts a release twice when its own comes after ours, dropping the
-        // socket from under the other subscriptions.
-        queueMicrotask(dispose);
-      };
-    };
-
-    async function resume(refusal: unknown): Promise<void> {
-      // Over, or about to be: a `complete` follows a result with TOKEN_EXPIRED.
-      leave();
-      // Another user's login meanwhile subscribes again itself: this resume is over then.
-      const stream = leave;
-      const over = () => !running.has(end) || leave !== stream;
-      const refused = connection?.token;
-      if (renewed && renewed.token === refused && clock.now() < renewed.until)
-        return end({ error: new TokenRefusedError(refusal) });
-      for (;;) {
-        if (++attempts > authRetryAttempts) return end({ error: refusal });
-        if (attempts > 1) {
-          const delay = typeof authRetryDelay === 'number' ? authRetryDelay : authRetryDelay(attempts - 1);
-          await new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, delay)));
-        }
-        if (over()) return;
-        try {
-          // One refresh per refused token: none when the session renewed it already.
-          const token = await auth.getAccessToken().catch(() => refused);
-          if (token === refused) {
-            await auth.refresh('socket');
-            const now = clock.now();
-            const { expiresAt = Infinity, user } = auth.getState();
-            // A token already past its own `exp` (an answer read late, in a page that was frozen, then shared with
-            // this one) may well be refused as expired: that is no sign of a server that refuses its own tokens.
-            const dead = Number(user?.claims['exp']) * 1000 <= now;
-            renewed = {
-              token: await auth.getAccessToken(),
-              until: dead ? now : now + Math.min(FRESH, (expiresAt - now) / 2),
-            };
-          }
-          break;
-        } catch (error) {
-          if (over()) return;
-          if (SessionEndedError.is(error)) return end({ error });
-          refusal = error;
-        }
-      }
-      if (over()) return;
-      // The socket that refused the token would refuse the replay too (TOKEN_EXPIRED leaves it open).
-      const now = connection;
-      if (now?.socket && now.token === refused) restart(now.socket);
-      start();
-    }
-
-    running.add(end);
-    start();
-    return () => end(undefined);
+    const subscription = createResumableSubscription(host, payload, sink);
+    return () => subscription.end();
   }
 
   return {
     ...client,
     subscribe: subscribe as Client['subscribe'],
+    // graphql-ws's `iterate` would bypass the wrapped `subscribe`: the same, over it.
     iterate: (payload) => iterate(subscribe, payload) as never,
     dispose() {
       stop();
-      for (const end of running) end(undefined);
+      for (const subscription of running) subscription.end();
       return client.dispose();
     },
   };
@@ -303,48 +208,4 @@ function noop(): void {}
 
 function restart(socket: Socket): void {
   if (socket.readyState === OPEN) socket.close(1000, 'Reauthenticate');
-}
-
-function isCloseEvent(event: unknown): event is { code: number; reason: string } {
-  return typeof event === 'object' && event !== null && 'code' in event && 'reason' in event;
-}
-
-function isRefusal(event: unknown): boolean {
-  return isCloseEvent(event) && REFUSED.includes(event.code);
-}
-
-function hasExpiredToken(errors: unknown): boolean {
-  return Array.isArray(errors) && errors.some((error: GraphQLErrorLike) => graphQLErrorCode(error) === 'TOKEN_EXPIRED');
-}
-
-// graphql-ws's `iterate` would bypass the wrapped `subscribe`: the same, over it.
-async function* iterate(
-  subscribe: (payload: SubscribePayload, sink: Sink<Result>) => () => void,
-  payload: SubscribePayload,
-): AsyncGenerator<Result> {
-  const results: Result[] = [];
-  let outcome: Outcome | null = null;
-  let wake = noop;
-  const dispose = subscribe(payload, {
-    next: (result) => (results.push(result), wake()),
-    error(error) {
-      // What the previous user's stream left unread is not for whoever reads on.
-      if (SessionEndedError.is(error)) results.length = 0;
-      outcome = { error };
-      wake();
-    },
-    complete: () => ((outcome = undefined), wake()),
-  });
-  try {
-    for (;;) {
-      while (results.length) yield results.shift()!;
-      if (outcome !== null) {
-        if (outcome) throw (outcome as { error: unknown }).error;
-        return;
-      }
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  } finally {
-    dispose();
-  }
 }

@@ -2,7 +2,8 @@
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's constructor must take `any[]` (TS2545)
 export type WebSocketClass = new (...args: any[]) => { readonly readyState: number; send(data: string): void };
 
-const OPEN = 1;
+/** `WebSocket.OPEN`: the socket is open. */
+export const OPEN = 1;
 
 /**
  * `Impl` whose `send` drops what it is given once the socket is no longer open.

@@ -224,12 +224,16 @@ function operations(): Set<string> {
   return found;
 }
 
-const WS = 'src/ws/createTokenAuthWsClient.ts';
+/** The files of ./ws but its index: the client, the resumed subscription, and their helpers. */
+const WS = readdirSync('src/ws')
+  .filter((name) => name.endsWith('.ts') && name !== 'index.ts')
+  .map((name) => `src/ws/${name}`);
+const wsNodes = () => WS.flatMap(nodesOf);
 
 /** The close codes of ./ws that mean a refused token: `REFUSED`, and those the client closes its socket with. */
 function wsCloseCodes(): Set<string> {
   const codes = new Set<string>();
-  for (const node of nodesOf(WS)) {
+  for (const node of wsNodes()) {
     if (ts.isVariableDeclaration(node) && node.name.getText() === 'REFUSED' && node.initializer) {
       ts.forEachChild(node.initializer, (each) => void (ts.isNumericLiteral(each) && codes.add(each.text)));
     }
@@ -244,7 +248,7 @@ function wsCloseCodes(): Set<string> {
 /** The error classes ./ws creates or passes on by name. */
 function wsClasses(classes: Iterable<string>): Set<string> {
   const names = new Set(
-    nodesOf(WS)
+    wsNodes()
       .filter(ts.isIdentifier)
       .map((each) => each.text),
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, type RunFacts } from '../../scripts/soak/checkInvariants';
-import { Journal } from '../../scripts/soak/Journal';
+import { Journal, type FaultKind } from '../../scripts/soak/Journal';
 import { withCookies } from '../../scripts/soak/FrontProxy';
 import { jsObjectBytes, type Snapshot } from '../../scripts/soak/heapSnapshot';
 import { planFaults, planSleeps, SYSTEM_FAULTS, TAB_FAULTS } from '../../scripts/soak/planFaults';
@@ -100,10 +100,10 @@ describe('the soak checker', () => {
     expect(failing(late)).toEqual(['same-user']);
   });
 
-  it('lets a tab that reloads while every other tab is frozen or held be signed out, and no other', () => {
+  it('lets a tab that reloads while every other tab is frozen, away, closed or held be signed out, and no other', () => {
     // Seed 1, t = 1528.5 s: vite-spa#2 reloaded while #1 was frozen (a fault) and #3 was held by a heap snapshot;
     // no tab could hand it the pair, so it showed the sign-in form until #3 answered, 0.3 s later.
-    const reloadAlone = ({ frozen = true, paused = true } = {}) => {
+    const reloadAlone = ({ frozen = true, paused = true, away = 'frozen' as FaultKind } = {}) => {
       const journal = journalOfTwoTabs();
       journal.tabs.push({ tab: 'vite-spa#3', app: 'vite-spa' });
       journal.screens.push(
@@ -112,12 +112,17 @@ describe('the soak checker', () => {
         { tab: 'vite-spa#2', app: 'vite-spa', t: 21_300, screen: 'admin@demo.test' },
       );
       Object.assign(journal.startFault('reload', 'vite-spa#2', 'vite-spa'), { start: 20_000, end: 22_000 });
-      if (frozen) Object.assign(journal.startFault('frozen', 'vite-spa#1', 'vite-spa'), { start: 10_000, end: 40_000 });
+      if (frozen) Object.assign(journal.startFault(away, 'vite-spa#1', 'vite-spa'), { start: 10_000, end: 40_000 });
       if (paused)
         journal.pauses.push({ tab: 'vite-spa#3', app: 'vite-spa', start: 19_000, end: 21_200, why: 'heap-snapshot' });
       return journal;
     };
     expect(failing(reloadAlone())).toEqual([]);
+    // 2-hour run, seed 1, 3089 s: the other tabs away on another site, or closed, cannot answer either.
+    expect(failing(reloadAlone({ away: 'back-forward' }))).toEqual([]);
+    expect(failing(reloadAlone({ away: 'close-reopen' }))).toEqual([]);
+    // Hidden or offline, a tab still answers over the BroadcastChannel.
+    expect(failing(reloadAlone({ away: 'hidden' }))).toEqual(['no-lost-session']);
     // One tab that could answer: the reload should have found the pair.
     expect(failing(reloadAlone({ paused: false }))).toEqual(['no-lost-session']);
     expect(failing(reloadAlone({ frozen: false }))).toEqual(['no-lost-session']);
@@ -411,7 +416,7 @@ describe('the soak checker', () => {
     expect(failing(journal)).toEqual(['heap']);
   });
 
-  it("weighs a heap snapshot's own objects, not V8's code, internals or shapes", () => {
+  it("weighs a heap snapshot's own objects, not V8's code, internals or shapes, nor what DevTools keeps for the soak", () => {
     const types = [
       'hidden',
       'array',
@@ -429,7 +434,8 @@ describe('the soak checker', () => {
       'bigint',
       'object shape',
     ];
-    const node = (type: string, size: number) => [types.indexOf(type), 0, 1, size, 0, 0, 0];
+    const strings = ['', 'blink::NetworkResourcesData::ResourceData'];
+    const node = (type: string, size: number, name = 0) => [types.indexOf(type), name, 1, size, 0, 0, 0];
     const snapshot = (extra: number[][]): Snapshot => ({
       snapshot: {
         meta: {
@@ -449,12 +455,14 @@ describe('the soak checker', () => {
         ...extra,
       ].flat(),
       edges: [],
-      strings: [''],
+      strings,
     });
     expect(jsObjectBytes(snapshot([]))).toBe(352);
     // V8 compiling and re-optimising: the same page's objects.
     expect(jsObjectBytes(snapshot([node('code', 5e5), node('hidden', 3e5), node('object shape', 1e5)]))).toBe(352);
     expect(jsObjectBytes(snapshot([node('object', 48), node('array', 16)]))).toBe(416);
+    // What DevTools keeps of each request for the soak's Network.enable: not the page's.
+    expect(jsObjectBytes(snapshot([node('native', 4096, 1)]))).toBe(352);
   });
 });
 

@@ -20,7 +20,7 @@ export interface Epoch {
  * What an operation goes out with, as the links keep it in its context: the pair and its epoch, and, for an
  * operation that waited for that pair, when it began to wait (its replay's wait counts from then).
  */
-export interface Live {
+export interface SentToken {
   readonly epoch: Epoch;
   readonly pair: TokenPair;
   readonly since?: number;
@@ -30,7 +30,7 @@ export interface Live {
  * The live session: one pair and what hangs on it, its refresh's facts (`RecordRefresh`) among them. A new pair means a new record, so a refresh cannot outlive
  * the pair it renews, and the backoff starts afresh with every rotation.
  */
-export interface SessionRecord extends Live, RecordRefresh {
+export interface SessionRecord extends SentToken, RecordRefresh {
   readonly user: TokenUser;
   readonly schedule: TokenSchedule | null;
   /** A logout, or a login that replaced this record, revokes its newest pair itself. Written by the shell alone. */

@@ -1,9 +1,10 @@
 import type { AdoptedPair, AnyVariables } from '../transports/SignInDocuments';
 import type { SignInResult } from './SignInResult';
-import type { Live } from './SessionRecord';
+import type { SentToken } from './SessionRecord';
 import type { TokenAuthEvent, TokenAuthEventBody } from './TokenAuthEvent';
+import type { RefreshTrigger } from './refreshTriggers';
 import type { TokenAuthState, TokenUser } from './TokenAuthState';
-export type { Epoch, Live } from './SessionRecord';
+export type { Epoch, SentToken } from './SessionRecord';
 
 /**
  * The token state that the links, the timer and the React binding share: the pair, the single in-flight
@@ -18,8 +19,17 @@ export interface TokenSession {
   /** Calls `listener` after every state change; returns the function that stops it. */
   subscribe(listener: () => void): () => void;
   /**
-   * Calls `observer` with what the session did (see {@link TokenAuthEvent}): first the events it kept (the last
-   * 100), then each new one. Returns the function that stops it.
+   * Calls `observer` with what the session does, for a timeline or a log: logins, refreshes with their trigger,
+   * outcome and duration, waits, pairs followed from other tabs, operations held and replayed, the end of a
+   * session and failures nobody awaits (see {@link TokenAuthEvent}). It gets the last 100 events at once, oldest
+   * first, then each new one as it happens. Returns the function that stops it. No event carries a token.
+   * `logTokenAuth` prints them in words, and `TokenAuthDevtools` (`apollo-link-token-pair/devtools`) shows them.
+   *
+   * @example Log a session's life
+   * ```ts
+   * const auth = createTokenAuth({ uri: '/graphql' });
+   * auth.observe((event) => console.debug('[auth]', event.type, event));
+   * ```
    */
   observe(observer: (event: TokenAuthEvent) => void): () => void;
   /**
@@ -28,7 +38,7 @@ export interface TokenSession {
    */
   emit(event: TokenAuthEventBody): void;
   /**
-   * Logs in and starts a new session, replacing any other (whose pair is revoked on the service).
+   * Logs in and starts a new session, replacing any other (whose newest pair is revoked on the service).
    *
    * @throws `AuthRejectedError` (code `INVALID_CREDENTIALS` or what the server sends) for bad credentials;
    * `AuthRequestError` when the service could not be reached or answered something malformed. Nothing is
@@ -41,8 +51,15 @@ export interface TokenSession {
    */
   signIn(name: string, variables?: AnyVariables): Promise<SignInResult>;
   /**
-   * Begins a session from a pair the app holds (see `TokenAuth.adopt`): no request while its access token is alive,
-   * one refresh when it is dead.
+   * Begins a session from a pair the app already holds: an invitation link, a native SDK, a migration from
+   * another library. `user` is what the app knows of the user (else the access token's claims say).
+   *
+   * @remarks
+   * It sends no request while the access token is alive. A dead one is renewed at once, by the ordinary rules
+   * (its refresh token spent once): it resolves when the renewed pair is in use, and rejects as `refresh()` does
+   * when it is not. The session begins as at `login`. A malformed pair rejects with a `TypeError` that says what
+   * is wrong, and the current session stays. Behind a token handler the page never holds a refresh token: hand
+   * the pair to the handler on your server (`handler.adopt`).
    */
   adopt(pair: AdoptedPair, user?: Partial<Pick<TokenUser, 'id' | 'email' | 'role'>>): Promise<{ user: TokenUser }>;
   /**
@@ -60,13 +77,16 @@ export interface TokenSession {
    * @remarks
    * Single flight: concurrent callers, operations and the proactive timer share one request.
    *
-   * @throws `SessionEndedError` when there is no session or the service rejected the refresh token (the
-   * session is then over); `AuthRequestError` for a transient failure (the session is kept).
+   * @throws `SessionEndedError` when there is no session or the service refused the refresh token (the
+   * session is then over); `AuthRequestError` for a failure without a verdict (the session is kept and the
+   * refresh retried).
+   * @param trigger What asked, as `onRefresh` reports it: `manual` (the default), or `socket` for a subscription
+   * client whose token the server refused (what `./ws` passes).
    */
-  refresh(trigger?: 'manual' | 'socket'): Promise<void>;
+  refresh(trigger?: Extract<RefreshTrigger, 'manual' | 'socket'>): Promise<void>;
   /**
-   * The access token to send now: waits while the stored pair loads, and renews a token that is already dead
-   * by the local clock before it is sent. `null` when nobody is logged in.
+   * The access token to send now, for transports outside Apollo: waits while the stored pair loads, and renews a
+   * token already dead by the local clock. `null` when nobody is logged in.
    */
   getAccessToken(): Promise<string | null>;
   /**
@@ -74,14 +94,14 @@ export interface TokenSession {
    * token that is still valid is used even while a refresh is out: only a dead one waits.
    * @internal Used by the links.
    */
-  current(): Live | null | Promise<Live | null>;
+  current(): SentToken | null | Promise<SentToken | null>;
   /**
    * The session to replay with after an operation sent with `sent` was answered `TOKEN_EXPIRED` (or
    * unauthenticated): the pair that replaced it already, or the one the single refresh brings. Never one of
    * another epoch: an operation does not run as another user.
    * @internal Used by the links.
    */
-  recover(sent: Live | undefined): Promise<Live>;
+  recover(sent: SentToken | undefined): Promise<SentToken>;
   /**
    * Whether an operation sent with `sent` and refused with `failure` (an error that may mean the session is dead,
    * but says nothing for sure) should be replayed: the session checks itself with a refresh when the failure is
@@ -89,7 +109,7 @@ export interface TokenSession {
    * (pass the failure on); rejects with `SessionEndedError` when the refresh was refused: the session was dead.
    * @internal Used by the links.
    */
-  check(sent: Live | undefined, failure: string): Promise<boolean>;
+  check(sent: SentToken | undefined, failure: string): Promise<boolean>;
   /**
    * Stops the timer and every listener, and aborts an auth call in flight, so that a process can exit. A refresh
    * already sent is the exception on a store that outlives the process: the server has spent its refresh token,

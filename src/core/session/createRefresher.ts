@@ -8,10 +8,14 @@ import { isUncertainRefusal, judgeRefreshFailure } from './judgeRefreshFailure';
 import { afterJoin, beforeJoin } from './operationWait';
 import type { RefresherHost } from './RefresherHost';
 import { REFRESH_TRIGGERS, type RefreshTrigger } from './refreshTriggers';
-import { createRecord, stateOf, timeSeenPair, type Live, type SessionRecord } from './SessionRecord';
+import { createRecord, stateOf, timeSeenPair, type SentToken, type SessionRecord } from './SessionRecord';
 import { getOperationWait } from './sessionLimits';
 import { keptRefreshToken } from './sessionMode';
 import type { RefreshEvent } from './TokenAuthOptions';
+
+// Times for `isDue`: the app's return makes anything pending due; NEVER is never due.
+const ON_RESUME = 0;
+const NEVER = Infinity;
 
 /** The refreshes of one session: single flight per record, the floor, retries and the proactive timer. */
 export interface Refresher {
@@ -19,7 +23,7 @@ export interface Refresher {
    * Joins the refresh of `from` (or starts it) and resolves its successor in the same epoch; for an operation,
    * what it goes out with, its wait counted from `since`.
    */
-  renew(from: SessionRecord, trigger: RefreshTrigger, since?: number): Promise<Live>;
+  renew(from: SessionRecord, trigger: RefreshTrigger, since?: number): Promise<SentToken>;
   /** Arms the proactive timer for a record that just became live, or stops it (none, or disposed). */
   schedule(record: SessionRecord | null): void;
   /** The app came back to the foreground or online: a refresh or retry that came due meanwhile goes now. */
@@ -44,7 +48,7 @@ export function createRefresher(host: RefresherHost): Refresher {
 
   // Whatever it joins, an operation's wait ends by `operationWait` after `since`: a pair followed meanwhile may be
   // refused too, and the refresh of its replay can queue for a lock that a frozen tab holds.
-  async function renew(from: SessionRecord, trigger: RefreshTrigger, since = clock.now()): Promise<Live> {
+  async function renew(from: SessionRecord, trigger: RefreshTrigger, since = clock.now()): Promise<SentToken> {
     const kind = REFRESH_TRIGGERS[trigger];
     let patient = kind.operation;
     for (;;) {
@@ -185,11 +189,11 @@ export function createRefresher(host: RefresherHost): Refresher {
     if (host.live() === record) state.publish(stateOf(record));
   }
 
-  // Whether the proactive refresh of `live`, or its retry, is due and not out yet; `offline`: when a retry with no
-  // time (offline) is due.
-  function isDue(live: SessionRecord | null, offline: number): boolean {
+  // Whether the proactive refresh of `live`, or its retry, is due and not out yet; `offlineRetryAt`: when a retry
+  // with no time of its own (it waits for the network) is due, ON_RESUME or NEVER.
+  function isDue(live: SessionRecord | null, offlineRetryAt: number): boolean {
     if (!live || live.refreshing) return false;
-    return clock.now() >= (live.retry ? (live.retry.at ?? offline) : (live.schedule?.refreshAt ?? Infinity));
+    return clock.now() >= (live.retry ? (live.retry.at ?? offlineRetryAt) : (live.schedule?.refreshAt ?? NEVER));
   }
 
   function background(trigger: RefreshTrigger): void {
@@ -205,12 +209,12 @@ export function createRefresher(host: RefresherHost): Refresher {
     },
     resumed() {
       // A retry waiting for the network to come back (no `at`) is due now.
-      if (isDue(host.live(), 0)) background('resume');
+      if (isDue(host.live(), ON_RESUME)) background('resume');
     },
     overdue() {
       const live = host.live();
       // Offline, a retry waits for the app to come back (resumed).
-      if (isDue(live, Infinity)) background(live!.retry ? 'retry' : 'proactive');
+      if (isDue(live, NEVER)) background(live!.retry ? 'retry' : 'proactive');
     },
     restart() {
       floorState = NO_REFRESH;

@@ -11,7 +11,7 @@ import { findDoor } from './findDoor';
 import { openSessionParts } from './openSessionParts';
 import { keptRefreshToken } from './sessionMode';
 import { createRecord, isDead, SIGNED_OUT, stateOf, timeSeenPair } from './SessionRecord';
-import type { Epoch, Live, SessionRecord } from './SessionRecord';
+import type { Epoch, SentToken, SessionRecord } from './SessionRecord';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 import type { TokenUser } from './TokenAuthState';
 import type { Door } from './TokenAuthEvent';
@@ -43,7 +43,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   seam.listen?.();
   const stops = [config.resume?.subscribe(resumed), seam.close];
 
-  const current = (): Live | null | Promise<Live | null> => {
+  const current = (): SentToken | null | Promise<SentToken | null> => {
     if (live) {
       if (isDead(live, clock.now())) return refresher.renew(live, 'expired-locally');
       // Still good: it goes out now, and a refresh that fell due meanwhile starts beside it.
@@ -208,7 +208,7 @@ export function createTokenSession(options: TokenAuthOptions): TokenSession {
   }
 
   // The live record an operation sent with `sent` is answered in; fails when its epoch is over.
-  async function liveFor(sent: Live | undefined): Promise<SessionRecord | null> {
+  async function liveFor(sent: SentToken | undefined): Promise<SessionRecord | null> {
     await restorer.reading?.catch(() => null);
     if (sent && sent.epoch !== live?.epoch) throw sent.epoch.ended ?? new SessionEndedError('no-session');
     return live;

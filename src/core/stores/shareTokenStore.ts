@@ -1,6 +1,8 @@
 import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { createLock, DEFAULT_LOCK_WAIT, type Lock } from '../environment/lock';
+import { lockWithin } from '../environment/lockWithin';
+import { mayWrite } from './mayWrite';
 import { type Rotation, withSeam } from './openStore';
 import { delegateTo } from './delegateTo';
 import { storeIO } from './storeIO';
@@ -29,14 +31,6 @@ export interface ShareTokenStoreOptions {
 }
 
 declare const shared: unique symbol;
-
-/** How `locked` waits for the lock. */
-interface LockedOptions {
-  /** How long to wait for the lock, in ms (the store's `lockTimeout` by default). */
-  readonly wait?: number;
-  /** What to do with the task when the lock is not granted in time: reject (`'fail'`), or run it unlocked. */
-  readonly ifNotGranted?: 'fail' | 'run';
-}
 
 // Marks a store shareTokenStore made: sharing it again returns it as it is.
 const SHARED = Symbol.for('apollo-link-token-pair.shareTokenStore');
@@ -75,10 +69,6 @@ const SPENT_MEMORY = 16;
 // How long a pair to be written (a login's) waits for the lock before it is written without it, in ms: the other
 // tabs show a sign-in within this, whatever a tab holding the lock does.
 const SAVE_WAIT = 1_000;
-
-// A lock granted sooner than this was free: the wait is the lock's own overhead, not another session's refresh,
-// and is not told to the observers.
-const LOCK_NOTED = 50;
 
 /**
  * Adds `token` to `tokens`, forgetting the oldest beyond the 16 a store remembers.
@@ -126,7 +116,6 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
 
   return withSeam(Object.assign(delegateTo(store), { [SHARED]: true }), (host) => {
     const io = storeIO(store, host);
-    const { clock } = host;
     // This session's writes under way: until they land, what the store holds is older than what it knows.
     let writing = 0;
     let missed = false;
@@ -152,51 +141,10 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
 
     // Aborted by close(): the session was disposed, and stops waiting for the lock.
     const closing = new AbortController();
-    // Waits for the lock at most `wait` ms; a grant that comes later runs nothing and releases at once. A refresh
-    // given up on fails. A write (`ifNotGranted: 'run'`) then lands without the lock: a tab the browser froze while
-    // it held the lock must not keep a sign-in from the other tabs, and a refresh that ends after it finds the
-    // write in its compare-and-set.
-    const locked = <T>(task: () => Promise<T>, { wait = lockTimeout, ifNotGranted = 'fail' }: LockedOptions = {}) =>
-      new Promise<T>((resolve, reject) => {
-        const controller = new AbortController();
-        let waiting = true;
-        const stopWaiting = () => {
-          clock.clearTimeout(timer);
-          closing.signal.removeEventListener('abort', onClose);
-          const was = waiting;
-          waiting = false;
-          return was;
-        };
-        const giveUp = (error: unknown) => {
-          if (!stopWaiting()) return;
-          controller.abort();
-          if (ifNotGranted === 'run') task().then(resolve, reject);
-          else reject(error);
-        };
-        const onClose = () => giveUp(new AuthRequestError('The session was disposed.', 'dispose'));
-        const timer = clock.setTimeout(
-          () =>
-            giveUp(
-              new AuthRequestError(
-                `Waited ${lockTimeout / 1000} s for the "${name}" lock, which another session holds.`,
-                'lock',
-              ),
-            ),
-          wait,
-        );
-        closing.signal.addEventListener('abort', onClose);
-        const asked = clock.now();
-        lock(
-          name,
-          async () => {
-            if (!stopWaiting()) return;
-            const ms = clock.now() - asked;
-            if (ms >= LOCK_NOTED) host.emit({ type: 'lock', ms });
-            await task().then(resolve, reject);
-          },
-          controller.signal,
-        ).catch(giveUp);
-      });
+    // A refresh given up on fails. A write (`'run'`) then lands without the lock: a tab the browser froze while it
+    // held the lock must not keep a sign-in from the other tabs, and a refresh that ends after it finds the write
+    // in its compare-and-set.
+    const locked = lockWithin(lock, name, host, closing.signal);
 
     // Not under the lock, so that a logout elsewhere is followed at once, not after a refresh that holds it.
     // Only the latest read counts, and while a failed write may have left the store stale, a pair spent by a
@@ -235,7 +183,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         const again = (found: TokenPair | null) =>
           found || !peers.spend
             ? found
-            : locked(async () => io.read()).catch((error: unknown) => (host.report(error), null));
+            : locked(async () => io.read(), lockTimeout).catch((error: unknown) => (host.report(error), null));
         return stored instanceof Promise ? stored.then(again).then(unspent) : unspent(stored);
       },
       save(pair, wanted) {
@@ -243,7 +191,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
         // A pair waits for the lock, so that it does not land inside another session's refresh, but at most
         // SAVE_WAIT; by then a logout may have emptied the store, and the pair is not written.
         const write = () => io.queued(async () => void ((!wanted || wanted()) && (await put(pair))));
-        return (pair ? locked(write, { wait: Math.min(SAVE_WAIT, lockTimeout), ifNotGranted: 'run' }) : write())
+        return (pair ? locked(write, Math.min(SAVE_WAIT, lockTimeout), 'run') : write())
           .catch(host.report)
           .finally(() => {
             if (--writing || !missed) return;
@@ -279,8 +227,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
             // the request was out, and the new pair then belongs to nobody.
             return await io.queued(async () => {
               const now = await read().catch(() => undefined);
-              const ours = now === undefined || isSamePair(now, pair) || (now === null && unsaved);
-              if (ours && wanted()) {
+              if (mayWrite(now, pair, unsaved) && wanted()) {
                 await put(next);
                 return { pair: next };
               }
@@ -292,13 +239,13 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
           } finally {
             peers.spend?.(null);
           }
-        }),
+        }, lockTimeout),
       listen() {
         unsubscribe = store.subscribe?.(() => void follow());
       },
       close() {
         unsubscribe?.();
-        closing.abort();
+        closing.abort(new AuthRequestError('The session was disposed.', 'dispose'));
       },
     };
 

@@ -6,7 +6,7 @@ import { Observable } from 'rxjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthRequestError, createMemoryTokenStore, createTokenStore, type Lock, shareTokenStore } from '../../../src';
 import { createTokenSession } from '../../../src/core/session/createTokenSession';
-import type { Live } from '../../../src/core/session/TokenSession';
+import type { SentToken } from '../../../src/core/session/TokenSession';
 import { createFetchStub, rejection } from '../../helpers/fetchStub';
 import { execute } from '../../helpers/links';
 import {
@@ -371,7 +371,7 @@ async function frozenTabs() {
 function operationOf(session: ReturnType<typeof createTokenSession>) {
   const run = {
     began: Date.now(),
-    sent: undefined as Live | undefined,
+    sent: undefined as SentToken | undefined,
     ended: undefined as number | undefined,
     error: undefined as unknown,
   };
