@@ -38,24 +38,32 @@ export interface CookieSession {
   readonly k?: 1;
 }
 
-/** The sealed form of `session`. */
-export const toCookieSession = (session: HandlerSession): CookieSession => ({
-  r: session.refreshToken,
-  a: session.accessToken,
-  t: session.receivedAt,
-  u: session.user,
-  e: session.refreshExpiresAt,
-  n: session.uncertainRefusals,
-  k: session.refreshTokenKept && 1,
+/** The sealed form of a session: each field under its letter. */
+export const toCookieSession = ({
+  refreshToken,
+  accessToken,
+  receivedAt,
+  user,
+  refreshExpiresAt,
+  uncertainRefusals,
+  refreshTokenKept,
+}: HandlerSession): CookieSession => ({
+  r: refreshToken,
+  a: accessToken,
+  t: receivedAt,
+  u: user,
+  e: refreshExpiresAt,
+  n: uncertainRefusals,
+  k: refreshTokenKept && 1,
 });
 
-/** The session `sealed` holds. */
-export const fromCookieSession = (sealed: CookieSession): HandlerSession => ({
-  refreshToken: sealed.r,
-  accessToken: sealed.a,
-  receivedAt: sealed.t,
-  user: sealed.u,
-  refreshExpiresAt: sealed.e,
-  uncertainRefusals: sealed.n,
-  refreshTokenKept: sealed.k && true,
+/** The session a sealed one holds: each letter under its field's name. */
+export const fromCookieSession = ({ r, a, t, u, e, n, k }: CookieSession): HandlerSession => ({
+  refreshToken: r,
+  accessToken: a,
+  receivedAt: t,
+  user: u,
+  refreshExpiresAt: e,
+  uncertainRefusals: n,
+  refreshTokenKept: k && true,
 });

@@ -27,6 +27,6 @@ export function getClientAddress(request: Request, { trustProxy }: { readonly tr
         .map((entry) => entry.trim())
         .filter(Boolean)
     : [];
-  const forwardedFor = [...chain, ...(peer ? [peer] : [])].join(', ') || undefined;
+  const forwardedFor = [...chain, peer].filter(Boolean).join(', ') || undefined;
   return { address: chain.at(-1) ?? peer, forwardedFor };
 }

@@ -58,7 +58,9 @@ const RETRY_KEEP = 20;
  * receive the same new pair (or the same refusal) instead of spending it again.
  */
 export function createRotator(options: RotatorOptions): Rotator {
-  const { cache, timeout, graceTime, now, report } = options;
+  const { cache, timeout, graceTime, sessionLife, refusalTime, now, report } = options;
+  // A claim outlasts the upstream call it covers by a second.
+  const claimTime = timeout + 1000;
   const outcomes = createCookieSealer(options.secret, 'rotation');
   // Rotations of this instance in flight, by key: the requests that present one refresh token join one.
   const running = new Map<string, Promise<Outcome>>();
@@ -76,11 +78,11 @@ export function createRotator(options: RotatorOptions): Rotator {
     try {
       // Another instance renewing it answers with its outcome; one whose refresh failed lets go of its claim
       // without one, and this request takes it over rather than wait out the bound.
-      const until = now() + timeout + 1000;
+      const until = now() + claimTime;
       for (;;) {
         const kept = await newest(key);
         if (kept) return kept;
-        if (await cache.claim(key, timeout + 1000)) break;
+        if (await cache.claim(key, claimTime)) break;
         if (now() >= until)
           return unavailable(new Error('another instance renewing this session did not finish in time'));
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -99,9 +101,9 @@ export function createRotator(options: RotatorOptions): Rotator {
           'SESSION_LOST',
           'The session could not be renewed: its refresh token was sent before, and the answer is lost. Sign in again.',
         );
-        return settle(key, lost, options.refusalTime(session));
+        return settle(key, lost, refusalTime(session));
       }
-      await cache.put(`${key}:sent`, '1', Math.max(options.refusalTime(session), timeout + 5000));
+      await cache.put(`${key}:sent`, '1', Math.max(refusalTime(session), timeout + 5000));
     } catch (error) {
       // Without the cache, nothing can tell whether another instance is spending this token right now.
       report(error);
@@ -129,9 +131,9 @@ export function createRotator(options: RotatorOptions): Rotator {
     const pair = pairOf(answer, session.refreshToken);
     // A new pair renews the session: the user stays, the count of uncertain refusals goes.
     const outcome: KeptOutcome = pair
-      ? { session: { ...pair, user: session.user, receivedAt: now(), refreshExpiresAt: now() + options.sessionLife } }
+      ? { session: { ...pair, user: session.user, receivedAt: now(), refreshExpiresAt: now() + sessionLife } }
       : refusal(401, 'SESSION_REVOKED', 'The session was ended by the auth service: sign in again.');
-    return settle(key, outcome, pair ? graceTime : options.refusalTime(session));
+    return settle(key, outcome, pair ? graceTime : refusalTime(session));
   }
 
   // The verdict of the rotation of `key`: kept for `ttl`, then the claim let go. Once kept, the outcome answers; a
@@ -144,24 +146,20 @@ export function createRotator(options: RotatorOptions): Rotator {
 
   async function keep(key: string, outcome: KeptOutcome, ttl: number): Promise<boolean> {
     const sealed = await outcomes.seal('session' in outcome ? { session: toCookieSession(outcome.session) } : outcome);
+    const put = (ms: number) => cache.put(key, sealed, ms).then(() => void unkept.delete(key));
     try {
-      await cache.put(key, sealed, ttl);
-      unkept.delete(key);
+      await put(ttl);
       return true;
     } catch (error) {
       report(error);
       const until = now() + ttl;
       unkept.set(key, { outcome, until });
-      const retry = async () => {
-        if (unkept.get(key)?.until !== until || now() >= until) return;
-        try {
-          await cache.put(key, sealed, until - now());
-          unkept.delete(key);
-        } catch {
-          setTimeout(() => void retry(), RETRY_KEEP).unref?.();
-        }
-      };
-      setTimeout(() => void retry(), RETRY_KEEP).unref?.();
+      // Put again until the cache takes it, its time is up, or a later outcome of `key` replaced it here.
+      const retry = () =>
+        setTimeout(() => {
+          if (unkept.get(key)?.until === until && now() < until) put(until - now()).catch(retry);
+        }, RETRY_KEEP).unref?.();
+      retry();
       return false;
     }
   }
@@ -205,8 +203,7 @@ export function createRotator(options: RotatorOptions): Rotator {
     // reports it; one that cannot say hands out the pair, as it did before the note.
     refuse: async (key) =>
       void (
-        running.has(key) ||
-        (await cache.put(`${key}:refused`, '1', Math.max(graceTime, timeout + 1000)).catch(() => {}))
+        running.has(key) || (await cache.put(`${key}:refused`, '1', Math.max(graceTime, claimTime)).catch(() => {}))
       ),
     refused: async (key) =>
       running.has(key) ||

@@ -9,6 +9,9 @@ import type { HandlerConfig } from './readHandlerOptions';
 import { MAX_CHUNKS, type SessionCookie } from './sessionCookie';
 import { getTokenLife } from './tokenLife';
 
+// The refusal of a session that was logged out, here or on another instance (kept for it in the rotation cache).
+const ENDED = refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
+
 /** What {@link createSessionResolver} needs. */
 export interface SessionResolverOptions extends Pick<
   HandlerConfig,
@@ -85,8 +88,7 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
   async function readSession(headers: Headers, { loggingOut = false } = {}): Promise<HandlerSession | Outcome | null> {
     const opened = await cookie.open(headers);
     if (!opened) return null;
-    if (!loggingOut && ending.has(opened.value))
-      return refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
+    if (!loggingOut && ending.has(opened.value)) return ENDED;
     const { session } = opened;
     if (!session) return refusal(401, 'SESSION_INVALID', 'The session cookie is not valid: sign in again.');
     if (session.refreshExpiresAt <= now())
@@ -170,8 +172,7 @@ export function createSessionResolver(options: SessionResolverOptions): SessionR
     await rotator.settled(key);
     const kept = await rotator.newest(key).catch(() => undefined);
     const last = kept && 'session' in kept ? kept.session : found;
-    const ended = refusal(401, 'SESSION_ENDED', 'The session was logged out: sign in again.');
-    await rotator.keep(await keyOf(last), replaced ? { ...ended, replaced } : ended, refusalTime(last));
+    await rotator.keep(await keyOf(last), replaced ? { ...ENDED, replaced } : ENDED, refusalTime(last));
     try {
       await upstream
         .transport(request)

@@ -1,3 +1,5 @@
+import { firstValue } from './firstValue';
+
 /** What {@link getOwnOrigins} needs to know of the handler's host. */
 export interface OwnOriginOptions {
   /** The origin(s) the app is served from, when the app says so: then nothing is taken from the request. */
@@ -17,16 +19,14 @@ export interface OwnOriginOptions {
  * handler refuses, so none of these lets it in.
  */
 export function getOwnOrigins(request: Request, url: URL, options: OwnOriginOptions): string[] {
-  if (options.origin !== undefined) return typeof options.origin === 'string' ? [options.origin] : [...options.origin];
+  if (options.origin !== undefined) return [options.origin].flat();
   const { headers } = request;
   const own = [url.origin];
   const host = headers.get('host');
   if (host) own.push(`${url.protocol}//${host}`);
   if (options.trustProxy) {
-    // The first value is the client-facing one, when proxies append theirs.
-    const first = (name: string) => headers.get(name)?.split(',')[0]?.trim();
-    const forwardedHost = first('x-forwarded-host') ?? host;
-    const proto = first('x-forwarded-proto') ?? url.protocol.slice(0, -1);
+    const forwardedHost = firstValue(headers.get('x-forwarded-host')) ?? host;
+    const proto = firstValue(headers.get('x-forwarded-proto')) ?? url.protocol.slice(0, -1);
     if (forwardedHost) own.push(`${proto}://${forwardedHost}`);
   }
   return own;

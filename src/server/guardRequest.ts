@@ -84,11 +84,11 @@ export function createRequestGuard(options: RequestGuardOptions): {
       if (forbidden) return errorResponse(403, 'FORBIDDEN', forbidden);
       const text = await readBody(request);
       if (text === undefined) return jsonResponse(413, { error: PAYLOAD_TOO_LARGE });
-      let body: unknown = {};
+      let body: unknown;
       try {
-        if (text) body = JSON.parse(text);
+        body = text ? JSON.parse(text) : {};
       } catch {
-        body = undefined;
+        // Not JSON: refused below, as is any body that is not an object.
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         return errorResponse(400, 'BAD_REQUEST', 'The body must be a JSON object of at most 16 kB.');

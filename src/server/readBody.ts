@@ -15,7 +15,7 @@ export async function readBody(request: Request, limit = BODY_LIMIT): Promise<st
   if (Number(request.headers.get('content-length')) > limit) return undefined;
   if (!request.body) return '';
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: BlobPart[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -27,8 +27,5 @@ export async function readBody(request: Request, limit = BODY_LIMIT): Promise<st
     }
     chunks.push(value);
   }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) whole.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
-  return new TextDecoder().decode(whole);
+  return new Blob(chunks).text();
 }

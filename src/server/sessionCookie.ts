@@ -46,8 +46,10 @@ export const MAX_CHUNKS = 3;
  */
 export function createSessionCookie({ name, secret, secure, sameSite, now }: SessionCookieOptions): SessionCookie {
   const sealer = createCookieSealer(secret, `cookie:${name}`);
-  const attributes = `Path=/; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
-  const cleared = (cookie: string) => `${cookie}=; Max-Age=0; ${attributes}`;
+  // A `Set-Cookie` value: every cookie of the session has the same attributes, and a life in seconds.
+  const setCookie = (cookie: string, value: string, maxAge: number) =>
+    `${cookie}=${value}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
+  const cleared = (cookie: string) => setCookie(cookie, '', 0);
   const chunk = (index: number) => `${name}.${index}`;
   const chunkSize = COOKIE_BYTES - chunk(MAX_CHUNKS).length - 1;
 
@@ -55,9 +57,10 @@ export function createSessionCookie({ name, secret, secure, sameSite, now }: Ses
   function sent(headers: Headers): Array<[string, string]> {
     const pairs: Array<[string, string]> = [];
     for (const part of headers.get('cookie')?.split(';') ?? []) {
-      const at = part.indexOf('=');
-      const key = (at < 0 ? part : part.slice(0, at)).trim();
-      if (key === name || key.startsWith(`${name}.`)) pairs.push([key, at < 0 ? '' : part.slice(at + 1).trim()]);
+      // `name=value`, split at the first `=`: the rest is the value.
+      const [head, ...value] = part.split('=');
+      const key = head!.trim();
+      if (key === name || key.startsWith(`${name}.`)) pairs.push([key, value.join('=').trim()]);
     }
     return pairs;
   }
@@ -86,24 +89,22 @@ export function createSessionCookie({ name, secret, secure, sameSite, now }: Ses
     },
     async write(session, headers) {
       const sealed = await sealer.seal(toCookieSession(session));
-      const life = `Max-Age=${Math.max(0, Math.floor((session.refreshExpiresAt - now()) / 1000))}; ${attributes}`;
+      const maxAge = Math.max(0, Math.floor((session.refreshExpiresAt - now()) / 1000));
       // The cookies that hold it, by name: one whole, or chunks.
-      const count = Math.ceil(sealed.length / chunkSize);
-      const parts: Array<[string, string]> =
+      const parts = new Map<string, string>(
         name.length + 1 + sealed.length <= COOKIE_BYTES
           ? [[name, sealed]]
-          : Array.from({ length: count }, (_, index) => [
+          : Array.from({ length: Math.ceil(sealed.length / chunkSize) }, (_, index) => [
               chunk(index),
               sealed.slice(index * chunkSize, (index + 1) * chunkSize),
-            ]);
-      if (parts.length > MAX_CHUNKS) return undefined;
-      const kept = new Set(parts.map(([key]) => key));
+            ]),
+      );
+      if (parts.size > MAX_CHUNKS) return undefined;
       return [
-        ...parts.map(([key, part]) => `${key}=${part}; ${life}`),
+        ...Array.from(parts, ([key, part]) => setCookie(key, part, maxAge)),
         ...sent(headers)
-          .map(([key]) => key)
-          .filter((key) => !kept.has(key))
-          .map(cleared),
+          .filter(([key]) => !parts.has(key))
+          .map(([key]) => cleared(key)),
       ];
     },
     clear(headers) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { peerAddresses } from './clientAddress';
+import { firstValue } from './firstValue';
 import { BODY_LIMIT, PAYLOAD_TOO_LARGE } from './readBody';
 
 /** Options of {@link toNodeHandler}. */
@@ -31,12 +32,7 @@ export function toNodeHandler(
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   return async (req, res, next) => {
     try {
-      const forwarded = (name: string) =>
-        options.trustProxy
-          ? String(req.headers[name] ?? '')
-              .split(',')[0]
-              ?.trim()
-          : '';
+      const forwarded = (name: string) => options.trustProxy && firstValue(String(req.headers[name] ?? ''));
       const scheme =
         forwarded('x-forwarded-proto') || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
       const host = forwarded('x-forwarded-host') || req.headers.host || 'localhost';
@@ -63,10 +59,8 @@ export function toNodeHandler(
       // The client's address for the handler (a Fetch Request has none): the peer, which a browser cannot forge.
       if (req.socket.remoteAddress) peerAddresses.set(request, req.socket.remoteAddress);
       const response = await handler(request);
-      const head: Record<string, string | string[]> = {};
-      response.headers.forEach((value, name) => {
-        if (name !== 'set-cookie') head[name] = value;
-      });
+      // Every header as it is, but `Set-Cookie`, which a Fetch `Headers` would join into one: each cookie on its own.
+      const head: Record<string, string | string[]> = Object.fromEntries(response.headers);
       const cookies = response.headers.getSetCookie();
       if (cookies.length) head['set-cookie'] = cookies;
       res.writeHead(response.status, head).end(Buffer.from(await response.arrayBuffer()));
