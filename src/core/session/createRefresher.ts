@@ -13,10 +13,6 @@ import { getOperationWait } from './sessionLimits';
 import { keptRefreshToken } from './sessionMode';
 import type { RefreshEvent } from './TokenAuthOptions';
 
-// Times for `isDue`: the app's return makes anything pending due; NEVER is never due.
-const ON_RESUME = 0;
-const NEVER = Infinity;
-
 /** The refreshes of one session: single flight per record, the floor, retries and the proactive timer. */
 export interface Refresher {
   /**
@@ -190,10 +186,10 @@ export function createRefresher(host: RefresherHost): Refresher {
   }
 
   // Whether the proactive refresh of `live`, or its retry, is due and not out yet; `offlineRetryAt`: when a retry
-  // with no time of its own (it waits for the network) is due, ON_RESUME or NEVER.
+  // with no time of its own (it waits for the network) is due: -Infinity (already) or Infinity (never).
   function isDue(live: SessionRecord | null, offlineRetryAt: number): boolean {
     if (!live || live.refreshing) return false;
-    return clock.now() >= (live.retry ? (live.retry.at ?? offlineRetryAt) : (live.schedule?.refreshAt ?? NEVER));
+    return clock.now() >= (live.retry ? (live.retry.at ?? offlineRetryAt) : (live.schedule?.refreshAt ?? Infinity));
   }
 
   function background(trigger: RefreshTrigger): void {
@@ -209,12 +205,12 @@ export function createRefresher(host: RefresherHost): Refresher {
     },
     resumed() {
       // A retry waiting for the network to come back (no `at`) is due now.
-      if (isDue(host.live(), ON_RESUME)) background('resume');
+      if (isDue(host.live(), -Infinity)) background('resume');
     },
     overdue() {
       const live = host.live();
       // Offline, a retry waits for the app to come back (resumed).
-      if (isDue(live, NEVER)) background(live!.retry ? 'retry' : 'proactive');
+      if (isDue(live, Infinity)) background(live!.retry ? 'retry' : 'proactive');
     },
     restart() {
       floorState = NO_REFRESH;

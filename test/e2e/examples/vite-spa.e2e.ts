@@ -113,7 +113,8 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
       await page.getByTestId('clubs').getByText(ADMIN_CLUBS).waitFor();
       const release = await holdLogouts(context);
       api.resetStats();
-      await expect(msUntilAdminGone(page, how), how).resolves.toBeGreaterThanOrEqual(0);
+      // Rejects, naming what is still shown, when the admin's data is on the page 10 s after the sign-out.
+      await msUntilAdminGone(page, how);
       expect(api.stats.logoutCalls, how).toBe(0);
       await release();
       await page.getByTestId('status').getByText('Signed out').waitFor();
@@ -139,7 +140,7 @@ describe.each(['127.0.0.1', 'localhost'])('examples/vite-spa at http://%s', (hos
     api.resetStats();
     const gone = msUntilAdminGone(second, 'elsewhere');
     await first.getByTestId('sign-out').click();
-    await expect(gone).resolves.toBeGreaterThanOrEqual(0);
+    await gone; // rejects when the admin's data is still on the page 10 s after the sign-out
     expect(api.stats.logoutCalls).toBe(0);
     await release();
     await second.getByTestId('clubs').getByText(SIGNED_OUT_CLUBS).waitFor();
