@@ -1,4 +1,9 @@
-import type { TokenHandlerUser } from './Outcome';
+/** The user, as the login answer named it. */
+export interface TokenHandlerUser {
+  readonly id: string;
+  readonly email?: string;
+  readonly role?: string;
+}
 
 /** A session of the token handler, as its logic reads it: what its cookie holds, opened. */
 export interface HandlerSession {

@@ -30,13 +30,6 @@ export interface TokenHandlerError {
   readonly message: string;
 }
 
-/** The user, as the login answer named it. */
-export interface TokenHandlerUser {
-  readonly id: string;
-  readonly email?: string;
-  readonly role?: string;
-}
-
 /** A refusal: its status, and the `error` the page is answered. */
 export interface Refusal {
   readonly error: TokenHandlerError;

@@ -2,7 +2,8 @@ import { jwtDecode } from 'jwt-decode';
 import type { AdoptedPair } from '../index';
 import { readAdoptedPair } from '../internal';
 import { type BeginCookieSessionOptions, beginCookieSession } from './beginCookieSession';
-import type { TokenHandlerError, TokenHandlerUser } from './Outcome';
+import type { TokenHandlerUser } from './HandlerSession';
+import type { TokenHandlerError } from './Outcome';
 
 /** What `handler.adopt` resolves: the cookie to send back with the server's answer, and the user it keeps. */
 export interface AdoptedSession {

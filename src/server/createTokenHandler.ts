@@ -7,14 +7,16 @@ import { createSignInRoute } from './createSignInRoute';
 import { createUpstream } from './createUpstream';
 import { createRequestGuard, type GuardedRequest, type TokenHandlerRoute } from './guardRequest';
 import { errorResponse, jsonResponse as json } from './jsonResponse';
-import { type TokenHandlerError, type TokenHandlerUser, UNAVAILABLE } from './Outcome';
+import type { TokenHandlerUser } from './HandlerSession';
+import { type TokenHandlerError, UNAVAILABLE } from './Outcome';
 import { readHandlerOptions } from './readHandlerOptions';
 import { createSessionCookie } from './sessionCookie';
 import type { TokenHandlerOptions } from './TokenHandlerOptions';
 
 export type { AdoptedSession } from './createAdopt';
 export { TOKEN_HANDLER_HEADER } from './guardRequest';
-export type { TokenHandlerError, TokenHandlerUser } from './Outcome';
+export type { TokenHandlerError } from './Outcome';
+export type { TokenHandlerUser } from './HandlerSession';
 export type { TokenHandlerCookieOptions, TokenHandlerOptions, UpstreamContext } from './TokenHandlerOptions';
 
 /** What {@link TokenHandler.getServerSession} yields for one incoming request. */

@@ -142,17 +142,31 @@ function unionMembers(path: string, name: string, property?: string): string[] {
 
 /**
  * The codes the token handler answers, with the fixed words of their messages: `refusal(status, code, message)`,
- * and every `{ code, message }` whose code is a literal (or a conditional between literals, or a `const code` so
- * made). A code the handler only compares with (`INTERNAL_SERVER_ERROR`) is not one it answers.
+ * `errorResponse(status, code, message)`, and every `{ code, message }`, whose code is a literal (or a conditional
+ * between literals, or a `const code` so made in the same function). A code the handler only compares with
+ * (`INTERNAL_SERVER_ERROR`) is not one it answers.
  */
 function handlerCodes(): Map<string, string[]> {
   const codes = new Map<string, string[]>();
   const add = (code: string, words: string[]) => codes.set(code, [...(codes.get(code) ?? []), ...words]);
   for (const path of filesUnder('src/server')) {
+    // The values of a code: a literal, a conditional between literals, or a `const` of them in the same function.
+    const codesOf = (code: ts.Expression, at: ts.Node): string[] =>
+      ts.isIdentifier(code)
+        ? nodesOf(path)
+            .filter(
+              (each): each is ts.VariableDeclaration =>
+                ts.isVariableDeclaration(each) &&
+                each.name.getText() === code.text &&
+                !!each.initializer &&
+                enclosingFunction(each) === enclosingFunction(at),
+            )
+            .flatMap((each) => valuesOf(each.initializer!))
+        : valuesOf(code);
     for (const node of nodesOf(path)) {
-      if (ts.isCallExpression(node) && callee(node) === 'refusal') {
+      if (ts.isCallExpression(node) && ['refusal', 'errorResponse'].includes(callee(node) ?? '')) {
         const [, code, message] = node.arguments;
-        for (const each of code ? valuesOf(code) : []) add(each, message ? wordsOf(message, node) : []);
+        for (const each of code ? codesOf(code, node) : []) add(each, message ? wordsOf(message, node) : []);
       }
       if (ts.isObjectLiteralExpression(node)) {
         const field = (name: string) =>
@@ -161,24 +175,13 @@ function handlerCodes(): Map<string, string[]> {
         const code = field('code');
         const message = field('message');
         if (!code) continue;
-        const codeValue = ts.isPropertyAssignment(code) ? code.initializer : code.name;
-        const values = ts.isIdentifier(codeValue)
-          ? nodesOf(path)
-              .filter(
-                (each): each is ts.VariableDeclaration =>
-                  ts.isVariableDeclaration(each) &&
-                  each.name.getText() === codeValue.text &&
-                  !!each.initializer &&
-                  enclosingFunction(each) === enclosingFunction(node),
-              )
-              .flatMap((each) => valuesOf(each.initializer!))
-          : valuesOf(codeValue);
         const words = !message
           ? []
           : ts.isPropertyAssignment(message)
             ? wordsOf(message.initializer, node)
             : wordsOf(message.name, node);
-        for (const each of values) add(each, words);
+        for (const each of codesOf(ts.isPropertyAssignment(code) ? code.initializer : code.name, node))
+          add(each, words);
       }
     }
   }
