@@ -1,6 +1,6 @@
 import { ApolloLink } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { catchError, defer, from, map, mergeMap, of, takeWhile, throwError, type Observable } from 'rxjs';
+import { catchError, defer, from, map, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { skipsTokenAuth } from './skipTokenAuth';
@@ -107,23 +107,34 @@ export class TokenExpiredLink extends ApolloLink {
           );
         };
         return forward(operation).pipe(
-          // An attempt that failed outright: what recovers it flows on below, judged as a result of its own.
-          catchError((error: unknown) => recover(verdict(error), error, () => throwError(() => error))),
           map((result) => {
             const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
-            return { result, error, refused: error && verdict(error) };
-          }),
-          // A refused result is its attempt's last: the attempt is let go, and the result recovered.
-          takeWhile(({ refused }) => !refused, true),
-          mergeMap(({ result, error, refused }) => {
-            if (refused) return recover(refused, error!, () => of(result));
+            const refused = error && verdict(error);
+            // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
+            // the predicates do not run for again.
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- a signal to catchError below, never seen outside
+            if (refused) throw new RefusedResult(result, error, refused);
             emitted = true;
-            return of(result);
+            return result;
           }),
+          catchError((error: unknown) =>
+            error instanceof RefusedResult
+              ? recover(error.verdict, error.error, () => of(error.result))
+              : recover(verdict(error), error, () => throwError(() => error)),
+          ),
         );
       }),
     );
   }
+}
+
+/** A result with GraphQL errors that the predicates refused, on its way from the first attempt to its recovery. */
+class RefusedResult {
+  constructor(
+    readonly result: ApolloLink.Result,
+    readonly error: CombinedGraphQLErrors,
+    readonly verdict: true | 'maybe',
+  ) {}
 }
 
 function messagesOf(error: unknown): string {
