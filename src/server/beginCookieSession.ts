@@ -1,7 +1,6 @@
 import type { SessionResolver } from './createSessionResolver';
 import type { Upstream } from './createUpstream';
-import type { HandlerSession } from './HandlerSession';
-import type { TokenHandlerUser } from './HandlerSession';
+import type { HandlerSession, TokenHandlerUser } from './HandlerSession';
 import type { Outcome } from './Outcome';
 import type { HandlerConfig } from './readHandlerOptions';
 import type { SessionCookie } from './sessionCookie';
