@@ -1,6 +1,6 @@
 import { ApolloLink } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { catchError, defer, from, map, mergeMap, of, throwError, type Observable } from 'rxjs';
+import { from, mergeMap, Observable, of, throwError, type Subscription } from 'rxjs';
 import { isTokenExpiredError } from './isTokenExpiredError';
 import { isUnauthenticatedError } from './isUnauthenticatedError';
 import { skipsTokenAuth } from './skipTokenAuth';
@@ -73,68 +73,73 @@ export class TokenExpiredLink extends ApolloLink {
     isTokenExpiredError: isExpired = isTokenExpiredError,
     isUnauthenticatedError: isRefused = isUnauthenticatedError,
   }: TokenExpiredLink.Options) {
-    super((operation, forward) =>
-      defer(() => {
-        let emitted = false;
-        const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
-        // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
-        // out would hand the consumer the same data twice.
-        // An operation that needs no token (`skipTokenAuth`) is never replayed either.
-        const verdict = (error: unknown): boolean | 'maybe' => {
-          const context = operation.getContext();
-          return (
-            !emitted &&
-            !context[REPLAYED_KEY] &&
-            !skipsTokenAuth(context) &&
-            (isExpired(error, operation) || (!!sent() && isRefused(error, operation)))
-          );
-        };
-        const replay = () => {
-          operation.setContext({ [REPLAYED_KEY]: true });
-          auth.emit?.({ type: 'replayed', operation: operation.operationName });
-          return forward(operation);
-        };
-        // `passOn`: what the consumer gets when the session declines to check (the result, or the error).
-        const recover = (
-          refused: boolean | 'maybe',
-          error: unknown,
-          passOn: () => Observable<ApolloLink.Result>,
-        ): Observable<ApolloLink.Result> => {
-          if (refused === true) return from(auth.recover(sent())).pipe(mergeMap(replay));
-          if (refused !== 'maybe' || !auth.check) return passOn();
-          return from(auth.check(sent(), messagesOf(error))).pipe(
-            mergeMap((renewed) => (renewed ? replay() : passOn())),
-          );
-        };
-        return forward(operation).pipe(
-          map((result) => {
-            const error = result.errors && new CombinedGraphQLErrors(result, result.errors);
-            const refused = error && verdict(error);
-            // Thrown to leave the first attempt (unsubscribed at once) for the replay or the check below, which
-            // the predicates do not run for again.
-            // eslint-disable-next-line @typescript-eslint/only-throw-error -- a signal to catchError below, never seen outside
-            if (refused) throw new RefusedResult(result, error, refused);
-            emitted = true;
-            return result;
-          }),
-          catchError((error: unknown) =>
-            error instanceof RefusedResult
-              ? recover(error.verdict, error.error, () => of(error.result))
-              : recover(verdict(error), error, () => throwError(() => error)),
-          ),
-        );
-      }),
+    super(
+      (operation, forward) =>
+        new Observable<ApolloLink.Result>((consumer) => {
+          // Only an operation that has delivered nothing yet is replayed: replaying after a deferred chunk went
+          // out would hand the consumer the same data twice.
+          let delivered = false;
+          let recovering = false;
+          let first: Subscription | undefined = undefined;
+          // Hands the consumer over from the first attempt, refused with `error`, to what replaces it: a replay,
+          // a check, or `passOn` (the result, or the error) when the session declines to check. Says whether it
+          // did: not when the predicates let the failure pass. A predicate that throws fails the operation with
+          // what it threw, as an operator would.
+          const recover = (error: unknown, passOn: () => Observable<ApolloLink.Result>): boolean => {
+            const sent = () => operation.getContext()[SENT_TOKEN_KEY] as SentToken | undefined;
+            const replay = () => {
+              operation.setContext({ [REPLAYED_KEY]: true });
+              auth.emit?.({ type: 'replayed', operation: operation.operationName });
+              return forward(operation);
+            };
+            let recovery: Observable<ApolloLink.Result>;
+            try {
+              const context = operation.getContext();
+              // An operation that needs no token (`skipTokenAuth`) is never replayed, nor one replayed already.
+              const refused =
+                !delivered &&
+                !context[REPLAYED_KEY] &&
+                !skipsTokenAuth(context) &&
+                (isExpired(error, operation) || (!!sent() && isRefused(error, operation)));
+              if (!refused) return false;
+              recovery =
+                refused === true
+                  ? from(auth.recover(sent())).pipe(mergeMap(replay))
+                  : !auth.check
+                    ? passOn()
+                    : from(auth.check(sent(), messagesOf(error))).pipe(
+                        mergeMap((renewed) => (renewed ? replay() : passOn())),
+                      );
+            } catch (thrown) {
+              recovery = throwError(() => thrown);
+            }
+            recovering = true;
+            first?.unsubscribe();
+            // The consumer itself: the recovery ends when the consumer unsubscribes.
+            recovery.subscribe(consumer);
+            return true;
+          };
+          // The first attempt is listened to by hand, not through operators: the happy path costs one
+          // subscription, and a refusal closes it, also one that came synchronously, before `subscribe` returned.
+          first = forward(operation).subscribe({
+            next(result) {
+              if (recovering) return;
+              if (result.errors && recover(new CombinedGraphQLErrors(result, result.errors), () => of(result))) return;
+              delivered = true;
+              consumer.next(result);
+            },
+            error(error: unknown) {
+              if (!recovering && !recover(error, () => throwError(() => error))) consumer.error(error);
+            },
+            complete() {
+              if (!recovering) consumer.complete();
+            },
+          });
+          if (recovering) first.unsubscribe();
+          return first;
+        }),
     );
   }
-}
-
-/** A result with GraphQL errors that the predicates refused, on its way from the first attempt to its recovery. */
-class RefusedResult {
-  constructor(
-    readonly result: ApolloLink.Result,
-    readonly error: CombinedGraphQLErrors,
-    readonly verdict: true | 'maybe',
-  ) {}
 }
 
 function messagesOf(error: unknown): string {

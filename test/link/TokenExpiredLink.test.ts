@@ -1,6 +1,6 @@
 import { ApolloLink } from '@apollo/client';
 import { ServerError } from '@apollo/client/errors';
-import { Observable, throwError } from 'rxjs';
+import { Observable, of, throwError } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { isTokenExpiredError } from '../../src';
 import { TokenAuthLink } from '../../src/link/TokenAuthLink';
@@ -160,7 +160,7 @@ describe('TokenExpiredLink with partial results', () => {
     expect(source.recover).not.toHaveBeenCalled();
   });
 
-  it('stops listening to the first attempt when the replay starts', async () => {
+  it('stops listening to the first attempt, refused synchronously, when the replay starts', async () => {
     const source = createSource();
     let firstClosed = false;
     let calls = 0;
@@ -173,15 +173,48 @@ describe('TokenExpiredLink with partial results', () => {
               firstClosed = true;
             };
           }
+          // The replay delivers and stays open, as a subscription does.
           o.next({ data: { ok: true } });
-          o.complete();
           return undefined;
         }),
     );
     const run = execute(chain(source, terminating));
-    await run.done;
+    await vi.waitFor(() => expect(run.results).toEqual([{ data: { ok: true } }]));
+    expect(run.settled).toBe(false);
     expect(firstClosed).toBe(true);
-    expect(run.results).toEqual([{ data: { ok: true } }]);
+    run.subscription.unsubscribe();
+  });
+
+  it('delivers the replay, not the completion, of a first attempt that refuses and completes synchronously', async () => {
+    const source = createSource();
+    let calls = 0;
+    const terminating = new ApolloLink(
+      () =>
+        new Observable((o) => {
+          o.next(calls++ === 0 ? expiredResult() : { data: { ok: true } });
+          o.complete();
+        }),
+    );
+    const run = execute(chain(source, terminating));
+    expect(run.settled).toBe(false);
+    await run.done;
+    expect(calls).toBe(2);
+    expect(run).toMatchObject({ completed: true, results: [{ data: { ok: true } }] });
+  });
+
+  it.each([
+    ['a result with errors', () => of(expiredResult())],
+    ['an error', () => throwError(() => new Error('network'))],
+  ])('errors the operation with what a predicate threw on %s', async (_, answer) => {
+    const source = createSource();
+    const thrown = new Error('predicate broke');
+    const isExpired = () => {
+      throw thrown;
+    };
+    const run = execute(chain(source, new ApolloLink(answer), isExpired));
+    await run.done;
+    expect(run).toMatchObject({ completed: false, error: thrown, results: [] });
+    expect(source.recover).not.toHaveBeenCalled();
   });
 });
 
