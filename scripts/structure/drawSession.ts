@@ -40,6 +40,7 @@ export const KINDS: Record<string, { label: string; color: string; modules: stri
       'SessionRecord',
       'getRefreshFloor',
       'getRetryDelay',
+      'toRetryDelay',
       'findDoor',
       'readTokenUser',
     ],

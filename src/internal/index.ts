@@ -13,6 +13,7 @@ export { getTokenAuthInternals, type TokenAuthInternals } from '../core/session/
 export type { TokenSession } from '../core/session/TokenSession';
 export type { MaybePromise } from '../core/environment/MaybePromise';
 export { REFUSALS } from '../core/session/sessionLimits';
+export { toRetryDelay } from '../core/session/toRetryDelay';
 export {
   createTimeline,
   type Timeline,

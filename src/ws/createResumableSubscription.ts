@@ -19,9 +19,9 @@ export interface ResumableSubscriptionHost {
   /** The subscriptions that run: each adds itself, and deletes itself when it ends. */
   readonly running: Set<ResumableSubscription>;
   /** How many resumes in a row, with no event between, before the subscription errors with the last failure. */
-  readonly attempts: number;
+  readonly authRetryAttempts: number;
   /** The wait before resume number `attempt + 1`: the first runs at once. */
-  delayFor(attempt: number): number;
+  authRetryDelay(attempt: number): number;
   readonly clock: Clock;
   /** The token the latest connection carried: `null` signed out, `undefined` none to be had (or no connection). */
   connectionToken(): string | null | undefined;
@@ -49,7 +49,7 @@ interface Resume {
  * @remarks
  * Modelled on the `RetryableOperation` of Apollo's `RetryLink`: its state is its own (the attempts, the wait, the
  * resume under way, the last renewal) and each step is a method. A refresh failed without a verdict is tried again
- * after `host.delayFor`, `host.attempts` times; one that ended the session ends it. A token that a refresh
+ * after `host.authRetryDelay`, `host.authRetryAttempts` times; one that ended the session ends it. A token that a refresh
  * just brought, refused too, is no expiry: it ends with a `TokenRefusedError`.
  */
 export function createResumableSubscription(
@@ -138,23 +138,25 @@ export function createResumableSubscription(
     retry(resuming, refusal);
   }
 
-  // The next attempt of `resume`: the first at once, each further one after its wait; none past `host.attempts`.
+  // The next attempt of `resume`: the first at once, each further one after its wait; none past `host.authRetryAttempts`.
   function retry(resume: Resume, failure: unknown): void {
-    if (++attempts > host.attempts) return end({ error: failure });
+    if (++attempts > host.authRetryAttempts) return end({ error: failure });
     if (attempts === 1) return void attempt(resume);
-    timer = clock.setTimeout(() => void attempt(resume), host.delayFor(attempts - 1));
+    timer = clock.setTimeout(() => void attempt(resume), host.authRetryDelay(attempts - 1));
   }
 
   async function attempt(resume: Resume): Promise<void> {
-    const failure = await renew(resume.refusedToken).then(
-      () => undefined,
-      (error: unknown) => ({ error }),
-    );
+    try {
+      await renew(resume.refusedToken);
+    } catch (error) {
+      // Ended meanwhile, or another user's login subscribed again: as below.
+      if (resuming !== resume) return;
+      if (SessionEndedError.is(error)) end({ error });
+      else retry(resume, error);
+      return;
+    }
     // Ended meanwhile, or another user's login subscribed again.
-    if (resuming !== resume) return;
-    if (!failure) replay(resume);
-    else if (SessionEndedError.is(failure.error)) end(failure);
-    else retry(resume, failure.error);
+    if (resuming === resume) replay(resume);
   }
 
   // One refresh per refused token: none when the session renewed it already.

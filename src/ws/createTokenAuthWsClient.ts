@@ -6,6 +6,7 @@ import {
   type ResumableSubscriptionHost,
   type Result,
 } from './createResumableSubscription';
+import { toRetryDelay } from '../internal';
 import { guardSend, OPEN, type WebSocketClass } from './guardSend';
 import { isRefusal } from './isRefusal';
 import { iterate } from './iterate';
@@ -85,13 +86,7 @@ interface Socket {
  * ```
  */
 export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsClientOptions): Client {
-  const {
-    restartOnRefresh = true,
-    authRetryAttempts = 5,
-    authRetryDelay = getRetryDelay,
-    clock = systemClock,
-    shouldRetry = () => true,
-  } = options;
+  const { restartOnRefresh = true, authRetryAttempts = 5, clock = systemClock, shouldRetry = () => true } = options;
   const running = new Set<ResumableSubscription>();
   // Whose subscriptions run: `null` signed out, `undefined` while the session loads. Those started signed out or
   // loading carry on as the user who logs in or loads; a user's end with that user.
@@ -135,8 +130,8 @@ export function createTokenAuthWsClient(auth: TokenAuth, options: TokenAuthWsCli
     client,
     auth,
     running,
-    attempts: authRetryAttempts,
-    delayFor: typeof authRetryDelay === 'number' ? () => authRetryDelay : authRetryDelay,
+    authRetryAttempts,
+    authRetryDelay: toRetryDelay(options.authRetryDelay),
     clock,
     connectionToken: () => connection?.token,
     replaceConnection(token) {

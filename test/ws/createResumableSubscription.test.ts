@@ -37,8 +37,8 @@ function fakeHost() {
     },
     auth,
     running: new Set<ResumableSubscription>(),
-    attempts: 3,
-    delayFor: vi.fn((attempt: number) => 100 * attempt),
+    authRetryAttempts: 3,
+    authRetryDelay: vi.fn((attempt: number) => 100 * attempt),
     // The test's timers, read when a wait starts.
     clock: {
       now: () => Date.now(),
@@ -200,7 +200,7 @@ describe('createResumableSubscription: a refusal resumes it', () => {
     await vi.advanceTimersByTimeAsync(later);
     between(latest());
     latest().error(unauthorized);
-    // The second resume in a row, unless an event came between, waits delayFor(1).
+    // The second resume in a row, unless an event came between, waits authRetryDelay(1).
     await vi.advanceTimersByTimeAsync(100);
 
     expect(auth.refresh).toHaveBeenCalledTimes(2);
@@ -209,7 +209,7 @@ describe('createResumableSubscription: a refusal resumes it', () => {
 });
 
 describe('createResumableSubscription: a refresh that fails', () => {
-  it('without a verdict: tried again after delayFor(1), delayFor(2), then ends with the last failure', async () => {
+  it('without a verdict: tried again after authRetryDelay(1), authRetryDelay(2), then ends with the last failure', async () => {
     const { auth, host, sink, streams, latest } = fakeHost();
     const failures = [1, 2, 3].map((n) => new AuthRequestError(`offline ${n}`, 'refreshToken'));
     const since = Date.now();
@@ -223,7 +223,7 @@ describe('createResumableSubscription: a refresh that fails', () => {
     await vi.advanceTimersByTimeAsync(10_000);
 
     expect(refreshedAt).toEqual([0, 100, 300]);
-    expect(host.delayFor.mock.calls).toEqual([[1], [2]]);
+    expect(host.authRetryDelay.mock.calls).toEqual([[1], [2]]);
     expect(sink.error).toHaveBeenCalledExactlyOnceWith(failures[2]);
     expect(streams).toHaveLength(1);
     expect(host.running.size).toBe(0);

@@ -1,5 +1,6 @@
 import { AuthRequestError } from '../errors/AuthRequestError';
 import type { MaybePromise } from '../environment/MaybePromise';
+import { storeReadError } from '../stores/storeReadError';
 import type { TokenPair } from '../tokens/TokenPair';
 import type { RestorerHost } from './RestorerHost';
 import { LOADING, SIGNED_OUT } from './SessionRecord';
@@ -47,7 +48,7 @@ export function createRestorer(host: RestorerHost): Restorer {
   };
 
   const fail = (cause: unknown): never => {
-    const error = storeFailure(cause);
+    const error = storeReadError(cause);
     reporter.report(error);
     if (stopped || !host.wanted()) throw error;
     const attempt = (failed?.attempt ?? 0) + 1;
@@ -99,12 +100,4 @@ export function createRestorer(host: RestorerHost): Restorer {
       return reading?.catch(() => null);
     },
   };
-}
-
-/** The failure of a read of the store, in the store's own words, for the app and for the operations that met it. */
-function storeFailure(cause: unknown): AuthRequestError {
-  if (AuthRequestError.is(cause) && cause.operation === 'store') return cause;
-  const words = (cause as { message?: unknown } | undefined)?.message;
-  const said = typeof words === 'string' && words ? `: ${words}` : '.';
-  return new AuthRequestError(`The token store could not be read${said}`, 'store', undefined, cause);
 }

@@ -1,3 +1,4 @@
+import { rememberAtMost } from '../environment/rememberAtMost';
 import { speaksOfAuth } from '../../shared/speaksOfAuth';
 
 /** Decides which doubtful failures are worth a refresh to check the session. See {@link createSessionChecks}. */
@@ -43,8 +44,7 @@ export function createSessionChecks(): SessionChecks {
         .slice(0, 200);
       if (learnt.has(key)) return undefined;
       if (checked.get(sent) === key) {
-        learnt.add(key);
-        if (learnt.size > LEARNT) learnt.delete(learnt.values().next().value!);
+        rememberAtMost(learnt, key, LEARNT);
         return undefined;
       }
       if (speaksOfAuth(failure)) return key;

@@ -4,7 +4,7 @@ import { createMemoryTokenStore } from '../stores/createMemoryTokenStore';
 import type { TokenStore } from '../stores/TokenStore';
 import { createGraphQLTransport, type GraphQLTransportOptions } from '../transports/createGraphQLTransport';
 import type { TokenAuthTransport } from '../transports/TokenAuthTransport';
-import { getRetryDelay } from './getRetryDelay';
+import { toRetryDelay } from './toRetryDelay';
 import type { TokenAuthOptions } from './TokenAuthOptions';
 
 /** The options of a session with every default applied: read once, at its start. */
@@ -41,7 +41,6 @@ export function readSessionOptions(options: TokenAuthOptions): SessionConfig {
   if (options.transport && options.signIns) throw new Error(DOORS_BESIDE_TRANSPORT);
   // The GraphQL transport reads its options (`uri`, `fetch`, `headers`, `isRefusal`, `signIns`) from these.
   const transport = options.transport ?? createGraphQLTransport(options as GraphQLTransportOptions);
-  const { retryDelay = getRetryDelay } = options;
   return {
     clock: options.clock ?? systemClock,
     transport,
@@ -53,7 +52,7 @@ export function readSessionOptions(options: TokenAuthOptions): SessionConfig {
     refreshLeadTime: options.refreshLeadTime ?? 150_000,
     roleClaim: options.roleClaim ?? 'role',
     readUser: options.readUser,
-    retryDelay: typeof retryDelay === 'number' ? () => retryDelay : retryDelay,
+    retryDelay: toRetryDelay(options.retryDelay),
     resume: options.refreshOnResume || undefined,
     onRefresh: options.onRefresh,
     onSessionEnd: options.onSessionEnd,

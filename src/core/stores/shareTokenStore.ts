@@ -2,10 +2,12 @@ import { AuthRejectedError } from '../errors/AuthRejectedError';
 import { AuthRequestError } from '../errors/AuthRequestError';
 import { createLock, DEFAULT_LOCK_WAIT, type Lock } from '../environment/lock';
 import { lockWithin } from '../environment/lockWithin';
+import { rememberAtMost } from '../environment/rememberAtMost';
 import { mayWrite } from './mayWrite';
 import { type Rotation, withSeam } from './openStore';
 import { delegateTo } from './delegateTo';
 import { storeIO } from './storeIO';
+import { storeReadError } from './storeReadError';
 import { isSamePair } from '../tokens/readTokenPair';
 import type { TokenPair } from '../tokens/TokenPair';
 import type { TokenStorage, TokenStore } from './TokenStore';
@@ -75,8 +77,7 @@ const SAVE_WAIT = 1_000;
  * @internal
  */
 export function remember(tokens: Set<string>, token: string): void {
-  tokens.add(token);
-  if (tokens.size > SPENT_MEMORY) tokens.delete(tokens.values().next().value!);
+  rememberAtMost(tokens, token, SPENT_MEMORY);
 }
 
 /**
@@ -130,12 +131,7 @@ export function shareWith(store: TokenStorage, options: ShareTokenStoreOptions, 
       try {
         return await io.read();
       } catch (cause) {
-        throw new AuthRequestError(
-          'The token store could not be read: no refresh was sent.',
-          'store',
-          undefined,
-          cause,
-        );
+        throw storeReadError(cause);
       }
     };
 

@@ -201,7 +201,7 @@ describe('a rotation of a shared store', () => {
       .catch((e: unknown) => e);
     expect(AuthRequestError.is(error)).toBe(true);
     expect(error).toMatchObject({
-      message: 'The token store could not be read: no refresh was sent.',
+      message: 'The token store could not be read: keychain locked',
       operation: 'store',
       cause: state.broken,
     });
