@@ -49,8 +49,8 @@ interface Resume {
  * @remarks
  * Modelled on the `RetryableOperation` of Apollo's `RetryLink`: its state is its own (the attempts, the wait, the
  * resume under way, the last renewal) and each step is a method. A refresh failed without a verdict is tried again
- * after `host.authRetryDelay`, `host.authRetryAttempts` times; one that ended the session ends it. A token that a refresh
- * just brought, refused too, is no expiry: it ends with a `TokenRefusedError`.
+ * after `host.authRetryDelay`, `host.authRetryAttempts` times; one that ended the session ends it. A token that a
+ * refresh just brought, refused too, is no expiry: it ends with a `TokenRefusedError`.
  */
 export function createResumableSubscription(
   host: ResumableSubscriptionHost,
@@ -138,7 +138,8 @@ export function createResumableSubscription(
     retry(resuming, refusal);
   }
 
-  // The next attempt of `resume`: the first at once, each further one after its wait; none past `host.authRetryAttempts`.
+  // The next attempt of `resume`: the first at once, each further one after its wait; none past
+  // `host.authRetryAttempts`.
   function retry(resume: Resume, failure: unknown): void {
     if (++attempts > host.authRetryAttempts) return end({ error: failure });
     if (attempts === 1) return void attempt(resume);

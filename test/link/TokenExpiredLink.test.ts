@@ -185,7 +185,7 @@ describe('TokenExpiredLink with partial results', () => {
     run.subscription.unsubscribe();
   });
 
-  it('delivers the replay, not the completion, of a first attempt that refuses and completes synchronously', async () => {
+  it('delivers the replay, not the end, of a first attempt that refuses and completes synchronously', async () => {
     const source = createSource();
     let calls = 0;
     const terminating = new ApolloLink(
