@@ -1,12 +1,12 @@
 import { createClient, type Client, type ClientOptions, type Sink, type SubscribePayload } from 'graphql-ws';
 import { getRetryDelay, SessionEndedError, systemClock, type Clock, type TokenAuth } from '../index';
+import { toRetryDelay } from '../internal';
 import {
   createResumableSubscription,
   type ResumableSubscription,
   type ResumableSubscriptionHost,
   type Result,
 } from './createResumableSubscription';
-import { toRetryDelay } from '../internal';
 import { guardSend, OPEN, type WebSocketClass } from './guardSend';
 import { isRefusal } from './isRefusal';
 import { iterate } from './iterate';
